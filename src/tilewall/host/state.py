@@ -1,0 +1,176 @@
+"""The host's state in memory, and the one way to change it: a durable transaction."""
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgspec
+
+from tilewall.host.clock import Clock
+from tilewall.host.model import (
+    Display,
+    Layout,
+    MirrorGroup,
+    Preset,
+    Source,
+    Station,
+    VideoWall,
+    Zone,
+)
+from tilewall.store import Change, Store
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: document kind of each persisted collection, and how its objects are keyed
+COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
+    "station": (Station, lambda o: o.seat_id),
+    "display": (Display, lambda o: str(o.display_id)),
+    "wall": (VideoWall, lambda o: o.id),
+    "zone": (Zone, lambda o: o.id),
+    "mirror": (MirrorGroup, lambda o: o.id),
+    "source": (Source, lambda o: o.id),
+    "preset": (Preset, lambda o: o.id),
+    "layout": (Layout, lambda o: o.id),
+}
+KIND_OF: dict[type[Any], str] = {cls: kind for kind, (cls, _) in COLLECTIONS.items()}
+
+
+@dataclass
+class State:
+    stations: dict[str, Station] = field(default_factory=dict)
+    displays: dict[int, Display] = field(default_factory=dict)
+    walls: dict[str, VideoWall] = field(default_factory=dict)
+    zones: dict[str, Zone] = field(default_factory=dict)
+    mirrors: dict[str, MirrorGroup] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+    presets: dict[str, Preset] = field(default_factory=dict)
+    layouts: dict[str, Layout] = field(default_factory=dict)
+    #: singletons and small collections: settings, licence, print profiles, failover, ...
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: bumped by every change of what a display, zone or mirror group plays
+    mapping_generation: int = 0
+
+    def collection(self, kind: str) -> dict[Any, Any]:
+        return {
+            "station": self.stations,
+            "display": self.displays,
+            "wall": self.walls,
+            "zone": self.zones,
+            "mirror": self.mirrors,
+            "source": self.sources,
+            "preset": self.presets,
+            "layout": self.layouts,
+        }[kind]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something changed. ``displays`` None means any display may be affected."""
+
+    displays: frozenset[int] | None
+    topology: bool = False
+
+
+class Transaction:
+    """Collects the documents a change writes and the displays it affects."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self.changes: dict[tuple[str, str], bytes | None] = {}
+        self.displays: set[int] = set()
+        self.all_displays = False
+        self.topology = False
+        self.mapping = False
+
+    def put(self, obj: Any) -> None:
+        kind = KIND_OF[type(obj)]
+        key = COLLECTIONS[kind][1](obj)
+        self._state.collection(kind)[obj.display_id if kind == "display" else key] = obj
+        self.changes[(kind, key)] = msgspec.json.encode(obj)
+
+    def delete(self, obj: Any) -> None:
+        kind = KIND_OF[type(obj)]
+        key = COLLECTIONS[kind][1](obj)
+        self._state.collection(kind).pop(obj.display_id if kind == "display" else key, None)
+        self.changes[(kind, key)] = None
+
+    def put_setting(self, name: str, value: Any) -> None:
+        if value is None:
+            self._state.settings.pop(name, None)
+            self.changes[("setting", name)] = None
+        else:
+            self._state.settings[name] = msgspec.to_builtins(value)
+            self.changes[("setting", name)] = msgspec.json.encode(value)
+
+    def affect(self, *display_ids: int) -> None:
+        self.displays.update(display_ids)
+
+    def affect_all(self) -> None:
+        self.all_displays = True
+
+
+Listener = Callable[[Event], None]
+
+
+class Core:
+    """State, clock, store and listeners, shared by every service of the host."""
+
+    def __init__(self, store: Store | None, clock: Clock) -> None:
+        self.state = State()
+        self.store = store
+        self.clock = clock
+        self._lock = asyncio.Lock()
+        self._listeners: list[Listener] = []
+
+    async def load(self) -> None:
+        if self.store is None:
+            return
+        documents = await self.store.load_documents()
+        for kind, docs in documents.items():
+            if kind == "setting":
+                self.state.settings.update({k: msgspec.json.decode(v) for k, v in docs.items()})
+                continue
+            cls, _ = COLLECTIONS[kind]
+            target = self.state.collection(kind)
+            for key, body in docs.items():
+                obj = msgspec.json.decode(body, type=cls)
+                target[obj.display_id if kind == "display" else key] = obj
+        self.state.mapping_generation = int(self.state.settings.get("mapping_generation", 0))
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def setting(self, name: str, type_: type[T], default: T) -> T:
+        """A setting decoded as ``type_``; settings are stored as plain JSON values."""
+        raw = self.state.settings.get(name)
+        if raw is None:
+            return default
+        return msgspec.convert(raw, type_)
+
+    @asynccontextmanager
+    async def change(self) -> AsyncIterator[Transaction]:
+        """Run a change under the host's lock; it is durable when the block exits.
+
+        Code inside validates before it mutates, so an exception leaves nothing applied.
+        """
+        async with self._lock:
+            tx = Transaction(self.state)
+            yield tx
+            if tx.mapping:
+                self.state.mapping_generation += 1
+                tx.put_setting("mapping_generation", self.state.mapping_generation)
+            if self.store is not None and tx.changes:
+                await self.store.apply(Change(k, key, body) for (k, key), body in tx.changes.items())
+        if tx.displays or tx.all_displays or tx.topology:
+            event = Event(None if tx.all_displays else frozenset(tx.displays), tx.topology)
+            for listener in list(self._listeners):
+                try:
+                    listener(event)
+                except Exception:
+                    log.exception("event listener failed")
