@@ -122,7 +122,7 @@ class MediaLibrary:
             modified_ms=int(stat.st_mtime * 1000),
         )
 
-    def list(self) -> list[MediaFile]:
+    def all(self) -> list[MediaFile]:
         return [self.describe(name) for name in self.files_in("")]
 
     async def save(self, name: str, chunks: AsyncIterator[bytes], overwrite: bool = True) -> MediaFile:

@@ -115,6 +115,8 @@ class Transaction:
 
 
 Listener = Callable[[Event], None]
+#: (seat id, command name), e.g. ("seat-1", "reset")
+CommandListener = Callable[[str, str], None]
 
 
 class Core:
@@ -126,6 +128,7 @@ class Core:
         self.clock = clock
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
+        self._command_listeners: list[CommandListener] = []
 
     async def load(self) -> None:
         if self.store is None:
@@ -145,6 +148,18 @@ class Core:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def on_command(self, listener: CommandListener) -> Callable[[], None]:
+        self._command_listeners.append(listener)
+        return lambda: self._command_listeners.remove(listener)
+
+    def command(self, seat_id: str, name: str) -> None:
+        """Ask a receiver to do something that is not state (reset, reload)."""
+        for listener in list(self._command_listeners):
+            try:
+                listener(seat_id, name)
+            except Exception:
+                log.exception("command listener failed")
 
     def setting(self, name: str, type_: type[T], default: T) -> T:
         """A setting decoded as ``type_``; settings are stored as plain JSON values."""
@@ -168,9 +183,13 @@ class Core:
             if self.store is not None and tx.changes:
                 await self.store.apply(Change(k, key, body) for (k, key), body in tx.changes.items())
         if tx.displays or tx.all_displays or tx.topology:
-            event = Event(None if tx.all_displays else frozenset(tx.displays), tx.topology)
-            for listener in list(self._listeners):
-                try:
-                    listener(event)
-                except Exception:
-                    log.exception("event listener failed")
+            self.notify(None if tx.all_displays else frozenset(tx.displays), tx.topology)
+
+    def notify(self, displays: frozenset[int] | None, topology: bool = False) -> None:
+        """Tell listeners what changed; also for changes that are not stored (liveness)."""
+        event = Event(displays, topology)
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener failed")

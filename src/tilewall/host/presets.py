@@ -1,0 +1,82 @@
+"""Presets: the saved mapping of every display, zone and mirror group, recalled at once."""
+
+import msgspec
+
+from tilewall.host import timeline
+from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.ids import new_id
+from tilewall.host.model import Preset
+from tilewall.host.state import Core
+
+
+class Presets:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def get(self, key: str, by_name: bool = False) -> Preset:
+        presets = self._core.state.presets
+        if by_name:
+            for preset in presets.values():
+                if preset.name == key:
+                    return preset
+        elif key in presets:
+            return presets[key]
+        raise NotFound(f"preset {key!r} not found")
+
+    def all(self) -> list[Preset]:
+        return sorted(self._core.state.presets.values(), key=lambda p: p.name.casefold())
+
+    async def save(self, name: str) -> Preset:
+        """Save the current mapping under ``name``, replacing a preset of that name."""
+        name = name.strip()
+        if not name:
+            raise Invalid("name must not be empty")
+        if len(name) > 200:
+            raise Invalid("name must be at most 200 characters")
+        state = self._core.state
+        try:
+            preset_id = self.get(name, by_name=True).id
+        except NotFound:
+            preset_id = new_id()
+        preset = Preset(
+            preset_id,
+            name,
+            displays={str(i): msgspec.structs.replace(d.timeline) for i, d in state.displays.items()},
+            zones={i: msgspec.structs.replace(z.timeline) for i, z in state.zones.items()},
+            mirror_groups={i: msgspec.structs.replace(g.timeline) for i, g in state.mirrors.items()},
+        )
+        async with self._core.change() as tx:
+            tx.put(preset)
+        return preset
+
+    async def recall(self, preset: Preset) -> bool:
+        """Restore every saved timeline that still has its object; True if any plays."""
+        state = self._core.state
+        now = self._core.clock.now_ms()
+        async with self._core.change() as tx:
+            for key, saved in preset.displays.items():
+                display = state.displays.get(int(key))
+                if display is not None:
+                    display.timeline = timeline.rebase(saved, now)
+                    tx.put(display)
+            for key, saved in preset.zones.items():
+                zone = state.zones.get(key)
+                if zone is not None:
+                    zone.timeline = timeline.rebase(saved, now)
+                    tx.put(zone)
+            for key, saved in preset.mirror_groups.items():
+                group = state.mirrors.get(key)
+                if group is not None:
+                    group.timeline = timeline.rebase(saved, now)
+                    tx.put(group)
+            tx.affect_all()
+            tx.mapping = True
+        return any(
+            timeline.is_playing(t)
+            for t in [*preset.displays.values(), *preset.zones.values(),
+                      *preset.mirror_groups.values()]
+        )
+
+    async def delete(self, preset: Preset) -> None:
+        async with self._core.change() as tx:
+            tx.delete(preset)
