@@ -52,6 +52,10 @@ class Host:
     def state(self):  # type: ignore[no-untyped-def]
         return self.core.state
 
+    def failover_member(self) -> bool:
+        settings = self.core.state.settings
+        return settings.get("failover_v1") is not None or settings.get("failover_v2") is not None
+
     def mapping_data_version(self, in_failover_group: bool) -> str:
         if not in_failover_group:
             return "-1"

@@ -1,0 +1,123 @@
+"""Mirror groups: every operation by name and by id; create, update and delete are
+tilewall extensions."""
+
+from typing import Any
+
+import msgspec
+from litestar import Request, delete, get, post, put
+
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.playback import control_routes
+from tilewall.host import timeline
+from tilewall.host.host import Host
+from tilewall.host.model import MirrorGroup
+from tilewall.host.playback import Target
+
+TAGS = ["Mirror groups"]
+BY_NAME = "/mirrorgroups/byname/{mirrorgroupName:str}"
+BY_ID = "/mirrorgroups/{mirrorgroupId:str}"
+
+
+class MirrorRef(msgspec.Struct):
+    id: str
+    name: str
+
+
+class MirrorList(msgspec.Struct):
+    mirrorgroups: list[MirrorRef]
+
+
+class MirrorBody(msgspec.Struct):
+    id: str
+    name: str
+    displayIds: list[int]  # noqa: N815
+    isPlaying: bool  # noqa: N815
+    playingSourceId: str  # noqa: N815
+    isShowingWelcomeScreen: bool  # noqa: N815
+
+
+class MirrorIn(msgspec.Struct):
+    name: str
+    displayIds: list[int] = []  # noqa: N815
+
+
+class MirrorUpdate(msgspec.Struct):
+    name: str | None = None
+    displayIds: list[int] | None = None  # noqa: N815
+
+
+def shape(group: MirrorGroup) -> MirrorBody:
+    tl = group.timeline
+    return MirrorBody(
+        group.id,
+        group.name,
+        list(group.display_ids),
+        timeline.is_playing(tl),
+        timeline.playing_source_id(tl),
+        tl.welcome,
+    )
+
+
+def _routes(path: str, param: str, by_name: bool) -> list[Any]:
+    how = "byname" if by_name else "byid"
+
+    def find(host: Host, key: str) -> MirrorGroup:
+        return host.topology.mirror(key, by_name)
+
+    def resolve(host: Host, key: str) -> Target:
+        return Target("mirror", find(host, key))
+
+    def shape_key(host: Host, key: str) -> MirrorBody:
+        return shape(find(host, key))
+
+    @get(path, tags=TAGS, summary=f"Read a mirror group ({how})", responses=errors(404),
+         name=f"mirror-get-{how}")
+    async def read(request: Request) -> MirrorBody:  # type: ignore[type-arg]
+        return shape_key(host_of(request.app.state), request.path_params[param])
+
+    return [
+        read,
+        *control_routes(path, param, TAGS, f"mirror group {how}", resolve, shape_key,
+                        MirrorBody, f"mirror-{how}", not_found="zone {key!r} not found"),
+    ]
+
+
+@get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
+async def list_mirrors(request: Request) -> MirrorList:  # type: ignore[type-arg]
+    host = host_of(request.app.state)
+    groups = sorted(host.state.mirrors.values(), key=lambda g: g.name)
+    return MirrorList([MirrorRef(g.id, g.name) for g in groups])
+
+
+@post("/mirrorgroups", status_code=200, tags=[EXTENSION_TAG, *TAGS],
+      summary="Create a mirror group", responses=errors(404, 409), operation_class=Extension)
+async def create_mirror(request: Request, data: MirrorIn) -> MirrorBody:  # type: ignore[type-arg]
+    host = host_of(request.app.state)
+    return shape(await host.topology.create_mirror(data.name, data.displayIds))
+
+
+@put(BY_ID, tags=[EXTENSION_TAG, *TAGS], summary="Update a mirror group",
+     responses=errors(404, 409), operation_class=Extension)
+async def update_mirror(request: Request, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:  # type: ignore[type-arg]  # noqa: N803
+    host = host_of(request.app.state)
+    group = host.topology.mirror(mirrorgroupId)
+    return shape(await host.topology.update_mirror(group, data.name, data.displayIds))
+
+
+@delete(BY_ID, status_code=200, tags=[EXTENSION_TAG, *TAGS], summary="Delete a mirror group",
+        responses=errors(404), operation_class=Extension)
+async def delete_mirror(request: Request, mirrorgroupId: str) -> Done:  # type: ignore[type-arg]  # noqa: N803
+    host = host_of(request.app.state)
+    group = host.topology.mirror(mirrorgroupId)
+    await host.topology.delete_mirror(group)
+    return Done(f"mirror group {group.name!r} deleted")
+
+
+ROUTES = [
+    list_mirrors,
+    create_mirror,
+    update_mirror,
+    delete_mirror,
+    *_routes(BY_NAME, "mirrorgroupName", by_name=True),
+    *_routes(BY_ID, "mirrorgroupId", by_name=False),
+]

@@ -1,0 +1,124 @@
+"""Receiver devices on the network: list, read, lock, unlock, reset. ``{ip}`` is the
+receiver's address as the host sees it, or its seat id when several share an address."""
+
+from typing import Any
+
+import msgspec
+from litestar import Request, get, put
+
+from tilewall.api.common import errors, host_of
+from tilewall.host.errors import NotFound
+from tilewall.host.model import Station
+
+TAGS = ["Receiver devices"]
+
+
+class DeviceId(msgspec.Struct):
+    value: str
+
+
+class DeviceItem(msgspec.Struct):
+    id: DeviceId
+    type: str
+    vid: str
+    pid: str
+    manufacturer: str
+    model: str
+    serial: str
+
+
+class ReceiverDevice(msgspec.Struct):
+    seatId: str  # noqa: N815
+    name: str
+    location: str
+    ip: str
+    mac: str
+    status: str
+    devices: list[DeviceItem]
+    model: str
+    firmware: str
+    isOnline: bool  # noqa: N815 - tilewall adds liveness
+    displayId: int | None = None  # noqa: N815 - tilewall adds the display of a locked seat
+
+
+class NetworkList(msgspec.Struct):
+    network: list[ReceiverDevice]
+
+
+class UsbDevices(msgspec.Struct):
+    devices: list[dict[str, Any]]
+
+
+def shape(station: Station, online: bool) -> ReceiverDevice:
+    devices = []
+    if station.screen is not None:
+        devices.append(
+            DeviceItem(
+                DeviceId(f"{station.seat_id}:display"),
+                "DISPLAY",
+                "",
+                "",
+                "",
+                f"{station.screen.width}x{station.screen.height}",
+                "",
+            )
+        )
+    return ReceiverDevice(
+        station.seat_id,
+        station.name,
+        station.location,
+        station.ip,
+        station.mac,
+        "CONNECTED" if station.locked else "AVAILABLE",
+        devices,
+        station.model,
+        station.firmware,
+        online,
+        station.display_id if station.locked else None,
+    )
+
+
+def _device(request: Request, station: Station) -> ReceiverDevice:  # type: ignore[type-arg]
+    return shape(station, host_of(request.app.state).stations.is_online(station.seat_id))
+
+
+@get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
+async def list_network(request: Request) -> NetworkList:  # type: ignore[type-arg]
+    host = host_of(request.app.state)
+    stations = sorted(host.state.stations.values(), key=lambda s: s.seat_id)
+    return NetworkList([_device(request, s) for s in stations])
+
+
+@get("/network/devices/{seatId:str}", tags=TAGS, summary="USB devices of a seat",
+     responses=errors(404))
+async def usb_devices(request: Request, seatId: str) -> UsbDevices:  # type: ignore[type-arg]  # noqa: N803
+    station = host_of(request.app.state).stations.station(seatId)
+    if not station.usb_devices:
+        raise NotFound(f"no devices found on seat {station.seat_id!r}")
+    return UsbDevices(list(station.usb_devices))
+
+
+@get("/network/{ip:str}", tags=TAGS, summary="Read a receiver device", responses=errors(404, 409))
+async def get_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
+    return _device(request, host_of(request.app.state).stations.station(ip))
+
+
+@put("/network/{ip:str}/reset", tags=TAGS, summary="Reset (reload) a receiver device",
+     responses=errors(404, 409))
+async def reset_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
+    return _device(request, host_of(request.app.state).stations.reset_station(ip))
+
+
+@put("/network/{ip:str}/lock", tags=TAGS, summary="Lock a receiver device to this host",
+     responses=errors(403, 404, 409))
+async def lock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
+    return _device(request, await host_of(request.app.state).stations.lock(ip))
+
+
+@put("/network/{ip:str}/unlock", tags=TAGS, summary="Unlock a receiver device",
+     responses=errors(404, 409))
+async def unlock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
+    return _device(request, await host_of(request.app.state).stations.unlock(ip))
+
+
+ROUTES = [list_network, usb_devices, get_device, reset_device, lock_device, unlock_device]
