@@ -29,6 +29,7 @@ from tilewall.api import (
 from tilewall.api.auth import COOKIE, require_session
 from tilewall.api.errors import HANDLERS
 from tilewall.host.host import Host
+from tilewall.receivers.media import media_file
 
 log = logging.getLogger("tilewall.access")
 WEB = Path(__file__).parent / "web"
@@ -89,7 +90,7 @@ def create_app(
     for module in API_MODULES:
         handlers += module.ROUTES
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
-    routes: list[Any] = [api, *extra_routes]
+    routes: list[Any] = [api, media_file, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(

@@ -1,0 +1,1 @@
+"""Speaking to receivers: the WebSocket hub, virtual receivers, media for receivers."""
