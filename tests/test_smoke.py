@@ -20,8 +20,7 @@ def test_demo_topology_and_media_ranges(data_dir):
         network = c.get("/api/network").json()["network"]
         assert sorted(d["status"] for d in network) == ["AVAILABLE"] + ["CONNECTED"] * 6
         kinds = {s["sourceType"] for s in c.get("/api/sources").json()["sources"]}
-        assert kinds == {"Signage Player", "Web Browser", "Network Streamer",
-                         "Command and Control"}
+        assert kinds == {"Signage Player", "Web Browser", "Network Streamer", "Command and Control"}
         assert c.get("/api/presets").json()["presets"][0]["name"] == "Demo Start"
         whole = c.get("/media/demo/clip.mp4")
         assert whole.status_code == 200 and whole.content[4:8] == b"ftyp"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, Router
+from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
@@ -52,7 +53,7 @@ def access_log(app: ASGIApp) -> ASGIApp:
     """One line per request: method, path, status, milliseconds."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -71,7 +72,7 @@ def access_log(app: ASGIApp) -> ASGIApp:
             log.info(
                 '%s "%s %s" %s %.1fms',
                 client[0],
-                scope["method"],
+                scope.get("method", "-"),
                 scope["path"],
                 status,
                 (time.perf_counter() - started) * 1000,
@@ -83,8 +84,8 @@ def access_log(app: ASGIApp) -> ASGIApp:
 def create_app(
     host: Host | None,
     extra_routes: Sequence[Any] = (),
-    on_startup: Sequence[Callable[[], Any]] = (),
-    on_shutdown: Sequence[Callable[[], Any]] = (),
+    on_startup: Sequence[Callable[..., Any]] = (),
+    on_shutdown: Sequence[Callable[..., Any]] = (),
 ) -> Litestar:
     handlers: list[Any] = []
     for module in API_MODULES:
@@ -94,8 +95,9 @@ def create_app(
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(
-            create_static_files_router(path="/receiver", directories=[receiver_dir],
-                                       html_mode=True, name="receiver")
+            create_static_files_router(
+                path="/receiver", directories=[receiver_dir], html_mode=True, name="receiver"
+            )
         )
     app = Litestar(
         route_handlers=routes,
@@ -113,7 +115,9 @@ def create_app(
             render_plugins=[SwaggerRenderPlugin(path="/docs")],
             components=Components(
                 security_schemes={
-                    "session": SecurityScheme(type="apiKey", name=COOKIE, security_scheme_in="cookie")
+                    "session": SecurityScheme(
+                        type="apiKey", name=COOKIE, security_scheme_in="cookie"
+                    )
                 }
             ),
             security=[{"session": []}],
@@ -126,4 +130,3 @@ def create_app(
     )
     app.state.host = host
     return app
-

@@ -42,7 +42,12 @@ async def register_seats(host: Host) -> None:
     """Announce the demo seats as receivers (the virtual receivers do this on connect)."""
     for seat in SEATS:
         await host.stations.hello(
-            seat, "127.0.0.1", MODEL, FIRMWARE, SCREEN, RESOLUTIONS,
+            seat,
+            "127.0.0.1",
+            MODEL,
+            FIRMWARE,
+            SCREEN,
+            RESOLUTIONS,
             name=f"Demo {seat.split('-')[1]}",
         )
 
@@ -84,29 +89,52 @@ async def seed_demo(host: Host) -> None:
         "Welcome Slides",
         catalogue.SIGNAGE,
         [
-            Param("FILE_DIR_SELECT", catalogue.MEDIA, json.dumps(
-                [media("quadrants.png"), media("pattern.png"), media("clip.mp4"),
-                 media("bars.png")])),
+            Param(
+                "FILE_DIR_SELECT",
+                catalogue.MEDIA,
+                json.dumps(
+                    [
+                        media("quadrants.png"),
+                        media("pattern.png"),
+                        media("clip.mp4"),
+                        media("bars.png"),
+                    ]
+                ),
+            ),
             Param("NUMBER", catalogue.SLIDE_INTERVAL, "8"),
         ],
     )
     clip = await host.sources.create(
         "Demo Clip",
         catalogue.NETWORK_STREAMER,
-        [Param("URL", catalogue.URL, "/media/demo/clip.mp4"), Param("CHECKBOX", catalogue.MUTED,
-                                                                     "true")],
+        [
+            Param("URL", catalogue.URL, "/media/demo/clip.mp4"),
+            Param("CHECKBOX", catalogue.MUTED, "true"),
+        ],
     )
     await host.sources.create(
         "Project Page",
         catalogue.WEB_BROWSER,
-        [Param("URL", catalogue.URL, "https://example.org/"),
-         Param("NUMBER", catalogue.REFRESH_INTERVAL, "300")],
+        [
+            Param("URL", catalogue.URL, "https://example.org/"),
+            Param("NUMBER", catalogue.REFRESH_INTERVAL, "300"),
+        ],
     )
-    two_up = Layout("layout-two-up", "Two Up", [
-        Window(slides.id, 0.0, 0.0, 0.5, 1.0), Window(clip.id, 0.5, 0.0, 0.5, 1.0)])
-    quad = Layout("layout-quad", "Quad", [
-        Window(slides.id, 0.0, 0.0, 0.5, 0.5), Window(clip.id, 0.5, 0.0, 0.5, 0.5),
-        Window(clip.id, 0.0, 0.5, 0.5, 0.5), Window(slides.id, 0.5, 0.5, 0.5, 0.5)])
+    two_up = Layout(
+        "layout-two-up",
+        "Two Up",
+        [Window(slides.id, 0.0, 0.0, 0.5, 1.0), Window(clip.id, 0.5, 0.0, 0.5, 1.0)],
+    )
+    quad = Layout(
+        "layout-quad",
+        "Quad",
+        [
+            Window(slides.id, 0.0, 0.0, 0.5, 0.5),
+            Window(clip.id, 0.5, 0.0, 0.5, 0.5),
+            Window(clip.id, 0.0, 0.5, 0.5, 0.5),
+            Window(slides.id, 0.5, 0.5, 0.5, 0.5),
+        ],
+    )
     async with host.core.change() as tx:
         tx.put(two_up)
         tx.put(quad)

@@ -36,17 +36,20 @@ def make_app(data_dir: Path, demo: bool = False, session_idle_seconds: float = 1
     return app
 
 
-def run(bind: str, port: int, data_dir: Path, demo: bool, server: str,
-        session_idle_seconds: float) -> None:
+def run(
+    bind: str, port: int, data_dir: Path, demo: bool, server: str, session_idle_seconds: float
+) -> None:
     app = make_app(data_dir, demo, session_idle_seconds)
     if server == "granian":
-        from granian.server.embed import Server as Granian  # type: ignore[import-not-found]
-
         import asyncio
 
-        asyncio.run(Granian(app, address=bind, port=port, interface="asgi").serve())
+        from granian.constants import Interfaces
+        from granian.server.embed import Server as Granian
+
+        asyncio.run(Granian(app, address=bind, port=port, interface=Interfaces.ASGI).serve())
         return
     import uvicorn
 
-    uvicorn.run(app, host=bind, port=port, log_level="warning", proxy_headers=False,
-                ws_max_size=1024 * 1024)
+    uvicorn.run(
+        app, host=bind, port=port, log_level="warning", proxy_headers=False, ws_max_size=1024 * 1024
+    )

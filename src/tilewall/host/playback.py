@@ -101,8 +101,9 @@ class Playback:
 
     def signage_items(self, source: Source) -> list[schedule.Item]:
         try:
-            interval_ms = int(float(catalogue.param(source.params, catalogue.SLIDE_INTERVAL,
-                                                    "10")) * 1000)
+            interval_ms = int(
+                float(catalogue.param(source.params, catalogue.SLIDE_INTERVAL, "10")) * 1000
+            )
             entries = json.loads(catalogue.param(source.params, catalogue.MEDIA, "[]"))
         except ValueError:
             return []
@@ -192,7 +193,10 @@ class Playback:
             )
         else:
             new = timeline.start(
-                tl, self._now(), videolist=files, repeat=videolist.repeat,
+                tl,
+                self._now(),
+                videolist=files,
+                repeat=videolist.repeat,
                 slideshow_interval_ms=interval_ms,
             )
         await self._apply(target, new)
@@ -216,7 +220,9 @@ class Playback:
         tl = target.timeline
         playlist = self.items(tl) if timeline.shows_content(tl) else None
         if playlist is None:
-            raise Conflict("seek, forward and rewind apply to a playing signage source or video list")
+            raise Conflict(
+                "seek, forward and rewind apply to a playing signage source or video list"
+            )
         return playlist
 
     async def seek(self, target: Target, to_ms: int) -> None:

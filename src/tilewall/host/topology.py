@@ -218,7 +218,9 @@ class Topology:
                 raise Conflict(f"a zone named {name!r} exists")
         return name
 
-    def _check_zone_displays(self, wall: VideoWall, display_ids: list[int], zone_id: str | None) -> None:
+    def _check_zone_displays(
+        self, wall: VideoWall, display_ids: list[int], zone_id: str | None
+    ) -> None:
         on_wall = {m.display_id for m in wall.monitors}
         if len(set(display_ids)) != len(display_ids):
             raise Invalid("a display is given twice")

@@ -33,8 +33,11 @@ def _byte_range(header: str, size: int) -> tuple[int, int] | None:
         start = int(first)
         end = min(int(last), size - 1) if last else size - 1
     if start >= size or start > end:
-        raise HTTPException(status_code=416, detail="range not satisfiable",
-                            headers={"Content-Range": f"bytes */{size}"})
+        raise HTTPException(
+            status_code=416,
+            detail="range not satisfiable",
+            headers={"Content-Range": f"bytes */{size}"},
+        )
     return start, end
 
 
@@ -61,13 +64,17 @@ async def media_file(request: Request, name: str) -> Response[bytes] | Stream:  
     headers = {"Accept-Ranges": "bytes", "Cache-Control": "public, max-age=60"}
     wanted = _byte_range(request.headers.get("range", ""), size)
     if wanted is None:
-        return Stream(_read(path, 0, size), media_type=kind,
-                      headers={**headers, "Content-Length": str(size)})
+        return Stream(
+            _read(path, 0, size), media_type=kind, headers={**headers, "Content-Length": str(size)}
+        )
     start, end = wanted
     return Stream(
         _read(path, start, end - start + 1),
         status_code=206,
         media_type=kind,
-        headers={**headers, "Content-Range": f"bytes {start}-{end}/{size}",
-                 "Content-Length": str(end - start + 1)},
+        headers={
+            **headers,
+            "Content-Range": f"bytes {start}-{end}/{size}",
+            "Content-Length": str(end - start + 1),
+        },
     )
