@@ -20,6 +20,7 @@ from tilewall.api import (
     media,
     mirrorgroups,
     network,
+    overlays,
     presets,
     session,
     sources,
@@ -46,6 +47,7 @@ API_MODULES: list[Any] = [
     mirrorgroups,
     system,
     media,
+    overlays,
 ]
 
 
