@@ -153,7 +153,10 @@ def _check_terms(terms: LicenceTerms) -> None:
         if value or name == "issued":
             if not isinstance(value, str) or not _DATE.match(value):
                 raise ValueError(f"{name} must be a date YYYY-MM-DD, not {value!r}")
-            date.fromisoformat(value)
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"{name} {value!r} is not a calendar date") from None
     stations = terms.number_of_stations
     if stations is not None and (
         not isinstance(stations, int) or isinstance(stations, bool) or stations < 1
