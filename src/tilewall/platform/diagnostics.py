@@ -13,7 +13,7 @@ import msgspec
 
 from tilewall.host.model import Licence
 from tilewall.platform.facts import Facts
-from tilewall.platform.network import NetworkInterface, NetworkInterfaces
+from tilewall.platform.network import NetworkBusy, NetworkInterface, NetworkInterfaces
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 
 NOT_USED = "not used by this host"
@@ -106,7 +106,7 @@ class Diagnostics:
         """Every known id, in the order of :data:`IDS`."""
         try:
             interfaces = await self._network.list()
-        except Exception:  # busy applying: judge the network by what routes say
+        except NetworkBusy:  # judge the network by what the routes say until it settles
             interfaces = []
         results = {
             **self._stations(given.stations, given.expected_firmware),
