@@ -94,6 +94,8 @@ class Session:
     refilled: float
     seat_id: str | None = None
     closed: bool = False
+    #: a close is under way; nothing more is read from or sent to the peer
+    closing: bool = False
     flooding: bool = False
     drops: int = 0
     flood_drops: int = 0
@@ -251,7 +253,7 @@ class Hub:
 
     async def receive(self, session: Session, data: str | bytes) -> None:
         """Handle one frame from the receiver. Never raises for anything the peer sends."""
-        if session.closed:
+        if session.closed or session.closing:
             return
         now = self._monotonic()
         session.last_rx = now
@@ -384,7 +386,7 @@ class Hub:
     # --- sending ------------------------------------------------------------------------
 
     def _send(self, session: Session, message: p.HostMessage) -> None:
-        if session.closed:
+        if session.closed or session.closing:
             return
         try:
             session.outbox.put_nowait(p.encode(message))
@@ -405,6 +407,9 @@ class Hub:
                 return
 
     def _close_later(self, session: Session, code: int) -> None:
+        if session.closing or session.closed:
+            return
+        session.closing = True
         task = asyncio.get_running_loop().create_task(self.close(session, code))
         self._tasks.append(task)
         task.add_done_callback(self._forget)

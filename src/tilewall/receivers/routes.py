@@ -44,7 +44,7 @@ def receiver_websocket(hub: Hub, path: str = RECEIVER_PATH) -> WebsocketRouteHan
         ip = socket.client.host if socket.client else ""
         session = hub.open(SocketLink(socket), ip)
         try:
-            while not session.closed:
+            while not (session.closed or session.closing):
                 event = await socket.receive()
                 if event["type"] == "websocket.disconnect":
                     break
