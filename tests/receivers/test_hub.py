@@ -56,8 +56,11 @@ async def test_hello_gets_pairing_state_and_goes_online() -> None:
         assert host.hellos == [("seat-a", "127.0.0.1", "Mozilla/5.0 test")]
         assert host.online == {"seat-a": True}
         assert hub.online("seat-a")
-        await asyncio.sleep(0.2)
-        assert host.online == {"seat-a": False}
+        await ws.close()
+        async with asyncio.timeout(3):
+            while host.online["seat-a"]:
+                await asyncio.sleep(0.01)
+        assert not hub.online("seat-a")
 
 
 async def test_state_pushed_on_change_only() -> None:
