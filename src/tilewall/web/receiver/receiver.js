@@ -211,6 +211,8 @@ let socket = null;
 let backoff = BACKOFF_MIN_MS;
 let connected = false;
 let timers = [];
+let lastRx = 0;
+let silentAfterMs = 5000; // no message for this long: the link is dead, reconnect
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: VERSION, ...message }));
@@ -245,6 +247,7 @@ function hello() {
 }
 
 function onMessage(event) {
+  lastRx = localNow();
   let m;
   try {
     m = JSON.parse(event.data);
@@ -258,6 +261,7 @@ function onMessage(event) {
       document.body.classList.remove("offline");
       backoff = BACKOFF_MIN_MS;
       clock.roughly(m.hostMs);
+      silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
       for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
       apply(m.state, m.rev);
       send({ type: "ack", rev: m.rev });
@@ -311,6 +315,9 @@ addEventListener("resize", layoutStage);
 setInterval(tick, TICK_MS);
 setInterval(() => connected && reportStatus(), STATUS_MS);
 setInterval(() => connected && syncClock(), CLOCK_MS);
+setInterval(() => {
+  if (connected && localNow() - lastRx > silentAfterMs) socket.close();
+}, 1000);
 connect();
 
 window.tilewall = {
