@@ -100,6 +100,14 @@ async def test_pairing_then_signage_image(browser: Any, tmp_path: Path) -> None:
         assert debug["rev"] == hub.rev("browser-1")
         assert debug["sample"]["showing"] == "signage"
         assert debug["sample"]["item"] == "red.png"
+
+        # the host drops the connection: the page keeps its picture and comes back
+        assert await hub.disconnect("browser-1")
+        await page.wait_for_function("() => !tilewall.connected", timeout=5_000)
+        assert near(await pixel(page, 160, 90), (220, 20, 30))
+        await page.wait_for_function("() => tilewall.connected", timeout=10_000)
+        assert [h[0] for h in host.hellos] == ["browser-1", "browser-1"]
+        assert hub.online("browser-1")
         await page.close()
 
 

@@ -209,6 +209,14 @@ class Hub:
             self._dirty.update(display_ids)
         self._wake.set()
 
+    async def disconnect(self, seat_id: str) -> bool:
+        """Close the connection of ``seat_id``; the receiver will reconnect by itself."""
+        session = self._by_seat.get(seat_id)
+        if session is None:
+            return False
+        await self.close(session, CLOSE_NORMAL)
+        return True
+
     async def reset(self, seat_ids: Iterable[str] | None = None) -> None:
         self._broadcast(p.Reset(), seat_ids)
 

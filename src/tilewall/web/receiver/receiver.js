@@ -287,21 +287,33 @@ function onMessage(event) {
   }
 }
 
+function scheduleReconnect() {
+  connected = false;
+  for (const t of timers) clearTimeout(t);
+  timers = [];
+  document.body.classList.add("offline");
+  const delay = backoff * (0.8 + Math.random() * 0.4);
+  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  setTimeout(connect, delay);
+}
+
+/** Give up on the current socket at once (a dead link may take long to report close). */
+function drop() {
+  const old = socket;
+  old.onclose = old.onerror = old.onmessage = null;
+  try {
+    old.close();
+  } catch {}
+  scheduleReconnect();
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/receiver/ws`);
   socket.onopen = hello;
   socket.onmessage = onMessage;
-  socket.onclose = () => {
-    connected = false;
-    for (const t of timers) clearTimeout(t);
-    timers = [];
-    document.body.classList.add("offline");
-    const delay = backoff * (0.8 + Math.random() * 0.4);
-    backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
-    setTimeout(connect, delay);
-  };
-  socket.onerror = () => socket.close();
+  socket.onclose = scheduleReconnect;
+  socket.onerror = drop;
 }
 
 // --- start ----------------------------------------------------------------------------
@@ -316,7 +328,7 @@ setInterval(tick, TICK_MS);
 setInterval(() => connected && reportStatus(), STATUS_MS);
 setInterval(() => connected && syncClock(), CLOCK_MS);
 setInterval(() => {
-  if (connected && localNow() - lastRx > silentAfterMs) socket.close();
+  if (connected && localNow() - lastRx > silentAfterMs) drop();
 }, 1000);
 connect();
 
