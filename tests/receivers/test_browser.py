@@ -3,6 +3,8 @@
 import asyncio
 import io
 import json
+import os
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,8 @@ from tilewall.host.state import Event
 
 from .fakes import FakeHost, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
+#: Debian's chromium (never a downloaded browser); TILEWALL_CHROMIUM overrides
+CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
