@@ -1,1 +1,1 @@
-"""Speaking to receivers: the WebSocket hub, virtual receivers, media for receivers."""
+"""The receiver hub: WebSocket connections to the receivers that render the displays."""
