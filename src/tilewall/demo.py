@@ -27,7 +27,8 @@ PANEL_W, PANEL_H, BEZEL = 1210.0, 680.0, 10.0
 
 def is_empty(host: Host) -> bool:
     state = host.state
-    return not (state.stations or state.sources or state.walls)
+    # receivers may already have said hello; what matters is that nothing was set up
+    return not (state.sources or state.walls or state.presets or state.displays)
 
 
 def install_media(host: Host) -> None:
