@@ -55,10 +55,17 @@ def test_issued_code_verifies_to_its_terms() -> None:
     assert verified.key_id == key_id(KEY)
     licence = to_licence(verified)
     assert licence == Licence(
-        reseller_name="AV Partners", number_of_stations=10, system_id="sys-1",
-        issued="2025-01-01", expires="2026-01-01", support_expires="2025-12-31",
-        video_wall_module="enabled", fast_video_feature=True, session_management=False,
-        source_types=["Web Browser", "Signage Player"], code=code,
+        reseller_name="AV Partners",
+        number_of_stations=10,
+        system_id="sys-1",
+        issued="2025-01-01",
+        expires="2026-01-01",
+        support_expires="2025-12-31",
+        video_wall_module="enabled",
+        fast_video_feature=True,
+        session_management=False,
+        source_types=["Web Browser", "Signage Player"],
+        code=code,
     )
 
 
@@ -132,18 +139,34 @@ def test_code_of_another_system_is_refused() -> None:
         verify(issue(KEY, TERMS), TRUSTED, TODAY, system_id="sys-2")
 
 
-@pytest.mark.parametrize("code", [
-    "", "hello", "TW1", "TW1..", "TW2.e30.AAAA", "TW1.e30", "TW1.e30.AA.AA",
-    "TW1.!!!.AAAA", "TW1.e30.A", "TW1.bm90IGpzb24.AAAA", "TW1.W10.AAAA",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "",
+        "hello",
+        "TW1",
+        "TW1..",
+        "TW2.e30.AAAA",
+        "TW1.e30",
+        "TW1.e30.AA.AA",
+        "TW1.!!!.AAAA",
+        "TW1.e30.A",
+        "TW1.bm90IGpzb24.AAAA",
+        "TW1.W10.AAAA",
+    ],
+)
 def test_malformed_codes(code: str) -> None:
     with pytest.raises(MalformedCode):
         verify(code, TRUSTED, TODAY)
 
 
 def test_signed_but_invalid_terms_are_malformed() -> None:
-    body = {"kid": key_id(KEY), "reseller_name": "R", "number_of_stations": -3,
-            "issued": "2025-01-01"}
+    body = {
+        "kid": key_id(KEY),
+        "reseller_name": "R",
+        "number_of_stations": -3,
+        "issued": "2025-01-01",
+    }
     signed = f"TW1.{b64(json.dumps(body).encode())}"
     code = f"{signed}.{b64(KEY.sign(signed.encode()))}"
     with pytest.raises(MalformedCode, match="number_of_stations"):

@@ -22,15 +22,32 @@ from tilewall.platform.settings import MemorySettingsStore
 
 TODAY = date(2025, 6, 1)
 SPEC_IDS = {
-    "MISSING_USER_NAMES", "SUPPORT", "CLOUD_SUBSCRIPTION", "ONPREM_UCLIENT_GPU_REQUIREMENT",
-    "CAPTURE_CARD_FIRMWARE", "LICENSE", "TURN_SERVER", "ALL_STATIONS_GBIT_SETTINGS",
-    "UNSUPPORTED_DEVICES", "REDUNDANT_DEFAULT_GATEWAY", "NETWORK_LATENCY",
-    "SOURCE_MEMORY_USAGE", "NOT_REGISTERED_TO_CLOUD", "NETWORK_DHCP", "ROOT_FREE_DISK_SPACE",
-    "CPU_CORES", "NETWORK_BANDWIDTH", "ALL_ZC_DISPLAY", "SOFTWARE_UPDATE_CONGRUENCY",
-    "NETWORK_IP", "TOTAL_RAM", "SECUREBOOT_FREE",
+    "MISSING_USER_NAMES",
+    "SUPPORT",
+    "CLOUD_SUBSCRIPTION",
+    "ONPREM_UCLIENT_GPU_REQUIREMENT",
+    "CAPTURE_CARD_FIRMWARE",
+    "LICENSE",
+    "TURN_SERVER",
+    "ALL_STATIONS_GBIT_SETTINGS",
+    "UNSUPPORTED_DEVICES",
+    "REDUNDANT_DEFAULT_GATEWAY",
+    "NETWORK_LATENCY",
+    "SOURCE_MEMORY_USAGE",
+    "NOT_REGISTERED_TO_CLOUD",
+    "NETWORK_DHCP",
+    "ROOT_FREE_DISK_SPACE",
+    "CPU_CORES",
+    "NETWORK_BANDWIDTH",
+    "ALL_ZC_DISPLAY",
+    "SOFTWARE_UPDATE_CONGRUENCY",
+    "NETWORK_IP",
+    "TOTAL_RAM",
+    "SECUREBOOT_FREE",
 }
-GOOD = Licence(reseller_name="R", number_of_stations=3, expires="2026-01-01",
-               support_expires="2025-12-31")
+GOOD = Licence(
+    reseller_name="R", number_of_stations=3, expires="2026-01-01", support_expires="2025-12-31"
+)
 
 
 def diagnostics(route: Path | None = None) -> Diagnostics:
@@ -65,15 +82,20 @@ async def test_machine_checks_use_the_machines_numbers() -> None:
     total = psutil.virtual_memory().total
     assert out["TOTAL_RAM"][1][0] == f"{total / 1024**3:.1f} GiB"
     free = psutil.disk_usage("/").free
-    assert out["ROOT_FREE_DISK_SPACE"] == (
-        free >= 2 * 1024**3, out["ROOT_FREE_DISK_SPACE"][1])
+    assert out["ROOT_FREE_DISK_SPACE"] == (free >= 2 * 1024**3, out["ROOT_FREE_DISK_SPACE"][1])
     assert out["ROOT_FREE_DISK_SPACE"][1][0].startswith(f"{free / 1024**3:.1f} GiB free")
 
 
 async def test_unused_services_say_so() -> None:
     out = await run(DiagnosticsInput(GOOD, TODAY))
-    for name in ("CLOUD_SUBSCRIPTION", "NOT_REGISTERED_TO_CLOUD", "TURN_SERVER",
-                 "CAPTURE_CARD_FIRMWARE", "ONPREM_UCLIENT_GPU_REQUIREMENT", "SECUREBOOT_FREE"):
+    for name in (
+        "CLOUD_SUBSCRIPTION",
+        "NOT_REGISTERED_TO_CLOUD",
+        "TURN_SERVER",
+        "CAPTURE_CARD_FIRMWARE",
+        "ONPREM_UCLIENT_GPU_REQUIREMENT",
+        "SECUREBOOT_FREE",
+    ):
         assert out[name][0] is True
         assert NOT_USED in out[name][1]
 
@@ -97,8 +119,15 @@ async def test_licence_and_support() -> None:
 async def test_station_checks_name_the_offenders() -> None:
     stations = [
         StationProbe("a", "Lobby", round_trip_ms=2.0, firmware="1.2", link_mbits=1000),
-        StationProbe("b", "", round_trip_ms=45.5, firmware="1.1", link_mbits=100,
-                     has_display=False, supported=False),
+        StationProbe(
+            "b",
+            "",
+            round_trip_ms=45.5,
+            firmware="1.1",
+            link_mbits=100,
+            has_display=False,
+            supported=False,
+        ),
         StationProbe("c", "Bar"),
     ]
     out = await run(DiagnosticsInput(GOOD, TODAY, stations))
@@ -107,11 +136,19 @@ async def test_station_checks_name_the_offenders() -> None:
     assert out["UNSUPPORTED_DEVICES"] == (False, ["b"])
     assert out["ALL_ZC_DISPLAY"] == (False, ["b"])
     assert out["NETWORK_LATENCY"] == (
-        False, ["worst 45.5 ms", "limit 20 ms", "2 of 3 measured", "b: 45.5 ms"])
+        False,
+        ["worst 45.5 ms", "limit 20 ms", "2 of 3 measured", "b: 45.5 ms"],
+    )
     assert out["SOFTWARE_UPDATE_CONGRUENCY"] == (False, ["1.1", "1.2"])
     fine = await run(DiagnosticsInput(GOOD, TODAY, stations[:1], expected_firmware="1.2"))
-    for name in ("MISSING_USER_NAMES", "ALL_STATIONS_GBIT_SETTINGS", "UNSUPPORTED_DEVICES",
-                 "ALL_ZC_DISPLAY", "NETWORK_LATENCY", "SOFTWARE_UPDATE_CONGRUENCY"):
+    for name in (
+        "MISSING_USER_NAMES",
+        "ALL_STATIONS_GBIT_SETTINGS",
+        "UNSUPPORTED_DEVICES",
+        "ALL_ZC_DISPLAY",
+        "NETWORK_LATENCY",
+        "SOFTWARE_UPDATE_CONGRUENCY",
+    ):
         assert fine[name][0] is True, name
     stale = await run(DiagnosticsInput(GOOD, TODAY, stations[:1], expected_firmware="1.3"))
     assert stale["SOFTWARE_UPDATE_CONGRUENCY"] == (False, ["expected 1.3", "1.2"])
@@ -124,10 +161,14 @@ async def test_two_default_gateways_are_redundant(tmp_path: Path) -> None:
     two = "wlan0\t00000000\t010010AC\t0003\t0\t0\t600\t00000000\t0\t0\t0\n"
     route.write_text(header + one)
     assert (await run(DiagnosticsInput(GOOD, TODAY), route))["REDUNDANT_DEFAULT_GATEWAY"] == (
-        True, ["eth0 via 192.168.1.1"])
+        True,
+        ["eth0 via 192.168.1.1"],
+    )
     route.write_text(header + one + two)
     assert (await run(DiagnosticsInput(GOOD, TODAY), route))["REDUNDANT_DEFAULT_GATEWAY"] == (
-        False, ["eth0 via 192.168.1.1", "wlan0 via 172.16.0.1"])
+        False,
+        ["eth0 via 192.168.1.1", "wlan0 via 172.16.0.1"],
+    )
 
 
 async def test_network_ip_is_the_primary_address() -> None:

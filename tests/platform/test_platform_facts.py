@@ -79,7 +79,9 @@ def test_os_release_parsing_handles_quotes_and_comments(tmp_path: Path) -> None:
     path.write_text('# c\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nPRETTY_NAME=\'D 12\'\nX\n')
     release = read_os_release((tmp_path / "none", path))
     assert (release.name, release.version, release.pretty_name) == (
-        "Debian GNU/Linux", "12", "D 12"
+        "Debian GNU/Linux",
+        "12",
+        "D 12",
     )
 
 

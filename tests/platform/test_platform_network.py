@@ -23,8 +23,11 @@ from tilewall.platform.settings import MemorySettingsStore
 
 KNOWN = {"lo", "eth0"}
 STATIC = InterfaceUpdate(
-    id="eth0", ip_address="192.168.10.20", subnet_mask="255.255.255.0",
-    default_gateway="192.168.10.1", preferred_dns_address="9.9.9.9",
+    id="eth0",
+    ip_address="192.168.10.20",
+    subnet_mask="255.255.255.0",
+    default_gateway="192.168.10.1",
+    preferred_dns_address="9.9.9.9",
     alternate_dns_address="1.1.1.1",
 )
 
@@ -58,10 +61,20 @@ async def test_interfaces_are_the_machines() -> None:
 
 async def test_dynamic_addresses_read_as_dhcp_with_lease_left() -> None:
     name = a_real_interface()
-    listing = [{"ifname": name, "addr_info": [
-        {"family": "inet", "local": "10.0.0.5", "prefixlen": 24, "dynamic": True,
-         "valid_life_time": 3500},
-    ]}]
+    listing = [
+        {
+            "ifname": name,
+            "addr_info": [
+                {
+                    "family": "inet",
+                    "local": "10.0.0.5",
+                    "prefixlen": 24,
+                    "dynamic": True,
+                    "valid_life_time": 3500,
+                },
+            ],
+        }
+    ]
     runner = RecordingRunner({"ip -j -4 addr show": CommandResult(0, json.dumps(listing))})
     iface = next(i for i in await read_interfaces(runner) if i.id == name)
     assert iface.uses_dhcp is True
@@ -72,9 +85,19 @@ async def test_dynamic_addresses_read_as_dhcp_with_lease_left() -> None:
 def test_encoding_uses_the_interface_field_names() -> None:
     encoded = json.loads(msgspec.json.encode(NetworkInterface(id="eth0")))
     assert list(encoded) == [
-        "id", "deviceName", "portStatus", "linkSpeed", "usesDHCP", "leaseDuration",
-        "ipAddress", "subnetMask", "defaultGateway", "preferredDNSAddress",
-        "alternateDNSAddress", "runningDhcpd", "dhcpdStarting",
+        "id",
+        "deviceName",
+        "portStatus",
+        "linkSpeed",
+        "usesDHCP",
+        "leaseDuration",
+        "ipAddress",
+        "subnetMask",
+        "defaultGateway",
+        "preferredDNSAddress",
+        "alternateDNSAddress",
+        "runningDhcpd",
+        "dhcpdStarting",
     ]
     body = b'{"id":"eth0","usesDHCP":true,"runningDhcpd":false,"ipAddress":""}'
     assert msgspec.json.decode(body, type=InterfaceUpdate).uses_dhcp is True
@@ -94,27 +117,30 @@ def test_dhcp_update_needs_no_addresses() -> None:
     assert validate_update(update, KNOWN) == update
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"id": "eth7"}, "unknown network interface"),
-    ({"id": "lo"}, "loopback"),
-    ({"ip_address": "192.168.10.256"}, "ipAddress"),
-    ({"ip_address": "192.168.010.20"}, "ipAddress"),
-    ({"ip_address": ""}, "needs ipAddress and subnetMask"),
-    ({"subnet_mask": "255.0.255.0"}, "not a valid netmask"),
-    ({"subnet_mask": "0.0.0.255"}, "not a valid netmask"),
-    ({"subnet_mask": "33"}, "prefix length"),
-    ({"subnet_mask": "fish"}, "subnet mask"),
-    ({"default_gateway": "10.0.0.1"}, "not in the subnet"),
-    ({"default_gateway": "192.168.10.20"}, "must differ"),
-    ({"default_gateway": "gateway"}, "defaultGateway"),
-    ({"ip_address": "192.168.10.0"}, "network or broadcast"),
-    ({"ip_address": "192.168.10.255"}, "network or broadcast"),
-    ({"ip_address": "127.0.0.5", "default_gateway": ""}, "cannot be used"),
-    ({"preferred_dns_address": "dns.example"}, "preferredDNSAddress"),
-    ({"alternate_dns_address": "2001:db8::1"}, "alternateDNSAddress"),
-    ({"uses_dhcp": True, "running_dhcpd": True}, "cannot serve DHCP"),
-    ({"uses_dhcp": True, "ip_address": "1.2.3"}, "ipAddress"),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"id": "eth7"}, "unknown network interface"),
+        ({"id": "lo"}, "loopback"),
+        ({"ip_address": "192.168.10.256"}, "ipAddress"),
+        ({"ip_address": "192.168.010.20"}, "ipAddress"),
+        ({"ip_address": ""}, "needs ipAddress and subnetMask"),
+        ({"subnet_mask": "255.0.255.0"}, "not a valid netmask"),
+        ({"subnet_mask": "0.0.0.255"}, "not a valid netmask"),
+        ({"subnet_mask": "33"}, "prefix length"),
+        ({"subnet_mask": "fish"}, "subnet mask"),
+        ({"default_gateway": "10.0.0.1"}, "not in the subnet"),
+        ({"default_gateway": "192.168.10.20"}, "must differ"),
+        ({"default_gateway": "gateway"}, "defaultGateway"),
+        ({"ip_address": "192.168.10.0"}, "network or broadcast"),
+        ({"ip_address": "192.168.10.255"}, "network or broadcast"),
+        ({"ip_address": "127.0.0.5", "default_gateway": ""}, "cannot be used"),
+        ({"preferred_dns_address": "dns.example"}, "preferredDNSAddress"),
+        ({"alternate_dns_address": "2001:db8::1"}, "alternateDNSAddress"),
+        ({"uses_dhcp": True, "running_dhcpd": True}, "cannot serve DHCP"),
+        ({"uses_dhcp": True, "ip_address": "1.2.3"}, "ipAddress"),
+    ],
+)
 def test_invalid_updates_are_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidSetting, match=message):
         validate_update(msgspec.structs.replace(STATIC, **changes), KNOWN)
@@ -127,18 +153,39 @@ def test_unknown_interface_has_its_own_error() -> None:
 
 def test_nmcli_settings() -> None:
     assert nmcli_settings(STATIC) == [
-        "ipv4.method", "manual", "ipv4.addresses", "192.168.10.20/24",
-        "ipv4.gateway", "192.168.10.1", "ipv4.dns", "9.9.9.9,1.1.1.1",
-        "ipv4.ignore-auto-dns", "yes",
+        "ipv4.method",
+        "manual",
+        "ipv4.addresses",
+        "192.168.10.20/24",
+        "ipv4.gateway",
+        "192.168.10.1",
+        "ipv4.dns",
+        "9.9.9.9,1.1.1.1",
+        "ipv4.ignore-auto-dns",
+        "yes",
     ]
     assert nmcli_settings(InterfaceUpdate(id="eth0", uses_dhcp=True)) == [
-        "ipv4.method", "auto", "ipv4.addresses", "", "ipv4.gateway", "",
-        "ipv4.dns", "", "ipv4.ignore-auto-dns", "no",
+        "ipv4.method",
+        "auto",
+        "ipv4.addresses",
+        "",
+        "ipv4.gateway",
+        "",
+        "ipv4.dns",
+        "",
+        "ipv4.ignore-auto-dns",
+        "no",
     ]
-    shared = InterfaceUpdate(id="eth0", ip_address="10.42.0.1", subnet_mask="255.255.255.0",
-                             running_dhcpd=True)
+    shared = InterfaceUpdate(
+        id="eth0", ip_address="10.42.0.1", subnet_mask="255.255.255.0", running_dhcpd=True
+    )
     assert nmcli_settings(shared)[:6] == [
-        "ipv4.method", "shared", "ipv4.addresses", "10.42.0.1/24", "ipv4.gateway", "",
+        "ipv4.method",
+        "shared",
+        "ipv4.addresses",
+        "10.42.0.1/24",
+        "ipv4.gateway",
+        "",
     ]
 
 
@@ -156,10 +203,12 @@ async def test_linux_update_drives_nmcli_and_reads_are_busy_meanwhile() -> None:
                 await gate.wait()
             return result
 
-    runner = SlowUp({
-        "ip": CommandResult(1),
-        "nmcli -g GENERAL.CONNECTION device show": CommandResult(0, "Wired connection 1\n"),
-    })
+    runner = SlowUp(
+        {
+            "ip": CommandResult(1),
+            "nmcli -g GENERAL.CONNECTION device show": CommandResult(0, "Wired connection 1\n"),
+        }
+    )
     network = LinuxNetworkInterfaces(runner)
     await network.update(msgspec.structs.replace(STATIC, id=name))
     await asyncio.sleep(0.01)
@@ -175,8 +224,13 @@ async def test_linux_update_drives_nmcli_and_reads_are_busy_meanwhile() -> None:
     nm = [c for c in runner.commands if c[0] == "nmcli"]
     assert nm == [
         ["nmcli", "-g", "GENERAL.CONNECTION", "device", "show", name],
-        ["nmcli", "connection", "modify", "Wired connection 1",
-         *nmcli_settings(msgspec.structs.replace(STATIC, id=name))],
+        [
+            "nmcli",
+            "connection",
+            "modify",
+            "Wired connection 1",
+            *nmcli_settings(msgspec.structs.replace(STATIC, id=name)),
+        ],
         ["nmcli", "connection", "up", "Wired connection 1"],
     ]
     assert await network.list()
@@ -189,17 +243,28 @@ async def test_linux_update_creates_a_connection_when_the_device_has_none() -> N
     await network.update(InterfaceUpdate(id=name, uses_dhcp=True))
     await network.wait_idle()
     nm = [c for c in runner.commands if c[0] == "nmcli"]
-    assert nm[1] == ["nmcli", "connection", "add", "type", "ethernet", "ifname", name,
-                     "con-name", f"tilewall-{name}"]
+    assert nm[1] == [
+        "nmcli",
+        "connection",
+        "add",
+        "type",
+        "ethernet",
+        "ifname",
+        name,
+        "con-name",
+        f"tilewall-{name}",
+    ]
     assert nm[-1] == ["nmcli", "connection", "up", f"tilewall-{name}"]
 
 
 async def test_linux_update_failure_is_kept_for_the_caller() -> None:
     name = a_real_interface()
-    runner = RecordingRunner({
-        "ip": CommandResult(1),
-        "nmcli connection up": CommandResult(4, "", "Error: Connection activation failed."),
-    })
+    runner = RecordingRunner(
+        {
+            "ip": CommandResult(1),
+            "nmcli connection up": CommandResult(4, "", "Error: Connection activation failed."),
+        }
+    )
     network = LinuxNetworkInterfaces(runner)
     await network.update(InterfaceUpdate(id=name, uses_dhcp=True))
     await network.wait_idle()
@@ -211,8 +276,9 @@ async def test_invalid_update_runs_nothing() -> None:
     runner = RecordingRunner({"ip": CommandResult(1)})
     network = LinuxNetworkInterfaces(runner)
     with pytest.raises(InvalidSetting):
-        await network.update(msgspec.structs.replace(STATIC, id=a_real_interface(),
-                                                     subnet_mask="255.0.255.0"))
+        await network.update(
+            msgspec.structs.replace(STATIC, id=a_real_interface(), subnet_mask="255.0.255.0")
+        )
     assert not network.busy
     assert [c for c in runner.commands if c[0] == "nmcli"] == []
 
@@ -227,7 +293,10 @@ async def test_simulated_update_is_busy_then_reflected(store: MemorySettingsStor
     await network.wait_idle()
     iface = next(i for i in await network.list() if i.id == name)
     assert (iface.ip_address, iface.subnet_mask, iface.default_gateway) == (
-        "192.168.10.20", "255.255.255.0", "192.168.10.1")
+        "192.168.10.20",
+        "255.255.255.0",
+        "192.168.10.1",
+    )
     assert (iface.preferred_dns_address, iface.alternate_dns_address) == ("9.9.9.9", "1.1.1.1")
     assert iface.uses_dhcp is False
     assert [c for c in runner.commands if c[0] == "nmcli"] == []
@@ -240,10 +309,14 @@ async def test_simulated_dhcp_server_is_starting_then_running(
     store: MemorySettingsStore,
 ) -> None:
     name = a_real_interface()
-    network = SimulatedNetworkInterfaces(RecordingRunner({"ip": CommandResult(1)}), store,
-                                         apply_seconds=0.05)
-    await network.update(InterfaceUpdate(id=name, ip_address="10.42.0.1",
-                                         subnet_mask="255.255.255.0", running_dhcpd=True))
+    network = SimulatedNetworkInterfaces(
+        RecordingRunner({"ip": CommandResult(1)}), store, apply_seconds=0.05
+    )
+    await network.update(
+        InterfaceUpdate(
+            id=name, ip_address="10.42.0.1", subnet_mask="255.255.255.0", running_dhcpd=True
+        )
+    )
     await network.wait_idle()
     iface = next(i for i in await network.list() if i.id == name)
     assert (iface.running_dhcpd, iface.dhcpd_starting) == (False, True)

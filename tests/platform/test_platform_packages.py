@@ -36,15 +36,23 @@ async def test_manifest_lists_installed_debian_packages() -> None:
 
 @needs_dpkg
 async def test_only_fully_installed_debian_packages_count() -> None:
-    runner = RecordingRunner({DPKG: CommandResult(
-        1, "ii \tchromium\t1.0\nrc \tffmpeg\t2.0\nun \tdnsmasq\t\n", "no packages found"
-    )})
+    runner = RecordingRunner(
+        {
+            DPKG: CommandResult(
+                1, "ii \tchromium\t1.0\nrc \tffmpeg\t2.0\nun \tdnsmasq\t\n", "no packages found"
+            )
+        }
+    )
     catalogue = await LinuxPackages(runner).catalogue()
     installed = {e.name for e in catalogue if e.installed}
     assert installed == {"chromium"}
     assert [(e.name, e.group_name) for e in catalogue] == list(CATALOGUE)
-    assert runner.commands[0][:4] == ["dpkg-query", "-W", "-f",
-                                      "${db:Status-Abbrev}\t${Package}\t${Version}\n"]
+    assert runner.commands[0][:4] == [
+        "dpkg-query",
+        "-W",
+        "-f",
+        "${db:Status-Abbrev}\t${Package}\t${Version}\n",
+    ]
     assert sorted(runner.commands[0][4:]) == sorted(n for n, _ in CATALOGUE)
 
 

@@ -34,10 +34,12 @@ async def test_check_raises_with_the_last_stderr_line() -> None:
 
 
 async def test_recording_runner_prefers_the_longest_prefix() -> None:
-    runner = RecordingRunner({
-        "nmcli": CommandResult(1),
-        "nmcli connection up": CommandResult(0, "ok"),
-    })
+    runner = RecordingRunner(
+        {
+            "nmcli": CommandResult(1),
+            "nmcli connection up": CommandResult(0, "ok"),
+        }
+    )
     assert (await runner.run(["nmcli", "connection", "up", "x"])).stdout == "ok"
     assert (await runner.run(["nmcli", "connection", "upx"])).returncode == 1
     assert (await runner.run(["ls"])).ok

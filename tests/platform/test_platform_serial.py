@@ -39,8 +39,9 @@ async def test_refused_connection_is_unavailable() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: connections are refused
         with pytest.raises(SerialPortUnavailable):
-            await PySerialPorts().open_and_write(f"socket://127.0.0.1:{port}", 9600, 8, "N", 1,
-                                                 b"x")
+            await PySerialPorts().open_and_write(
+                f"socket://127.0.0.1:{port}", 9600, 8, "N", 1, b"x"
+            )
 
 
 @pytest.mark.parametrize("port", ["/dev/tilewall-no-such-tty", "nosuch://x", ""])
@@ -51,32 +52,35 @@ async def test_missing_ports_are_unavailable(port: str) -> None:
 
 def test_settings_are_normalised() -> None:
     s = validate_settings(115200, 7, "even", 1.5)
-    assert (s.baud_rate, s.data_bits, s.parity, s.stop_bits) == (
-        115200, 7, serial.PARITY_EVEN, 1.5)
+    assert (s.baud_rate, s.data_bits, s.parity, s.stop_bits) == (115200, 7, serial.PARITY_EVEN, 1.5)
     for name, letter in [("NONE", "N"), ("odd", "O"), ("M", "M"), ("space", "S")]:
         assert validate_settings(9600, 8, name, 2).parity == letter
     assert validate_settings(9600, 8, "N", "1").stop_bits == 1.0
 
 
-@pytest.mark.parametrize(("baud", "bits", "parity", "stops", "field"), [
-    (0, 8, "N", 1, "baudRate"),
-    (10_000_000, 8, "N", 1, "baudRate"),
-    ("9600", 8, "N", 1, "baudRate"),
-    (True, 8, "N", 1, "baudRate"),
-    (9600, 9, "N", 1, "dataBits"),
-    (9600, 4, "N", 1, "dataBits"),
-    (9600, 8, "X", 1, "parity"),
-    (9600, 8, None, 1, "parity"),
-    (9600, 8, "N", 3, "stopBits"),
-    (9600, 8, "N", "one", "stopBits"),
-    (9600, 8, "N", True, "stopBits"),
-])
+@pytest.mark.parametrize(
+    ("baud", "bits", "parity", "stops", "field"),
+    [
+        (0, 8, "N", 1, "baudRate"),
+        (10_000_000, 8, "N", 1, "baudRate"),
+        ("9600", 8, "N", 1, "baudRate"),
+        (True, 8, "N", 1, "baudRate"),
+        (9600, 9, "N", 1, "dataBits"),
+        (9600, 4, "N", 1, "dataBits"),
+        (9600, 8, "X", 1, "parity"),
+        (9600, 8, None, 1, "parity"),
+        (9600, 8, "N", 3, "stopBits"),
+        (9600, 8, "N", "one", "stopBits"),
+        (9600, 8, "N", True, "stopBits"),
+    ],
+)
 async def test_bad_settings_are_refused_before_opening(
     baud: object, bits: object, parity: object, stops: object, field: str
 ) -> None:
     with pytest.raises(SerialSettingsError, match=field):
-        await PySerialPorts().open_and_write("/dev/tilewall-no-such-tty", baud, bits, parity,
-                                             stops, b"x")
+        await PySerialPorts().open_and_write(
+            "/dev/tilewall-no-such-tty", baud, bits, parity, stops, b"x"
+        )
     assert issubclass(SerialSettingsError, ValueError)
 
 

@@ -52,8 +52,9 @@ async def test_simulated_hostname_is_stored_and_read_back(store: MemorySettingsS
     assert SimulatedHostName(store).get() == "lobby.example.org"
 
 
-@pytest.mark.parametrize("bad", ["", "-lead", "trail-", "under_score", "a..b", "a" * 64 + ".b",
-                                 "spa ce", "x" * 65])
+@pytest.mark.parametrize(
+    "bad", ["", "-lead", "trail-", "under_score", "a..b", "a" * 64 + ".b", "spa ce", "x" * 65]
+)
 async def test_invalid_hostnames_change_nothing(
     bad: str, store: MemorySettingsStore, recorder: RecordingRunner
 ) -> None:

@@ -277,9 +277,7 @@ def activate(
     allowed = new.terms.number_of_stations
     wanted = requested_stations or None
     if wanted is not None and allowed is not None and wanted > allowed:
-        raise StationLimitExceeded(
-            f"the activation code allows {allowed} stations, not {wanted}"
-        )
+        raise StationLimitExceeded(f"the activation code allows {allowed} stations, not {wanted}")
     licence = to_licence(new, wanted if wanted is not None else allowed)
     if current is None or not current.code:
         return Activation("claimed", licence)

@@ -182,7 +182,8 @@ def read_nameservers(files: tuple[Path, ...] = RESOLV_FILES) -> list[str]:
         except OSError:
             continue
         servers = [
-            parts[1] for parts in (line.split() for line in lines)
+            parts[1]
+            for parts in (line.split() for line in lines)
             if len(parts) >= 2 and parts[0] == "nameserver"
         ]
         if servers:
@@ -391,8 +392,14 @@ def nmcli_settings(update: InterfaceUpdate) -> list[str]:
         # "shared" makes NetworkManager run a DHCP server (dnsmasq) on the interface
         args = ["ipv4.method", "shared", "ipv4.addresses", cidr, "ipv4.gateway", ""]
     else:
-        args = ["ipv4.method", "manual", "ipv4.addresses", cidr,
-                "ipv4.gateway", update.default_gateway]
+        args = [
+            "ipv4.method",
+            "manual",
+            "ipv4.addresses",
+            cidr,
+            "ipv4.gateway",
+            update.default_gateway,
+        ]
     dns = [d for d in (update.preferred_dns_address, update.alternate_dns_address) if d]
     args += ["ipv4.dns", ",".join(dns), "ipv4.ignore-auto-dns", "yes" if dns else "no"]
     return args
@@ -408,8 +415,20 @@ class LinuxNetworkInterfaces(_Applying):
         connection = _nmcli_unescape(shown.stdout.strip())
         if not connection:
             connection = f"tilewall-{update.id}"
-            await check(self._runner, ["nmcli", "connection", "add", "type", "ethernet",
-                                       "ifname", update.id, "con-name", connection])
+            await check(
+                self._runner,
+                [
+                    "nmcli",
+                    "connection",
+                    "add",
+                    "type",
+                    "ethernet",
+                    "ifname",
+                    update.id,
+                    "con-name",
+                    connection,
+                ],
+            )
         await check(
             self._runner, ["nmcli", "connection", "modify", connection, *nmcli_settings(update)]
         )
@@ -443,21 +462,25 @@ class SimulatedNetworkInterfaces(_Applying):
             update = msgspec.convert(raw, InterfaceUpdate)
             # a simulated DHCP client keeps whatever address the machine really has
             address_fields: dict[str, Any] = (
-                {} if update.uses_dhcp else {
+                {}
+                if update.uses_dhcp
+                else {
                     "ip_address": update.ip_address,
                     "subnet_mask": update.subnet_mask,
                     "default_gateway": update.default_gateway,
                     "lease_duration": "",
                 }
             )
-            result.append(msgspec.structs.replace(
-                iface,
-                uses_dhcp=update.uses_dhcp,
-                preferred_dns_address=update.preferred_dns_address,
-                alternate_dns_address=update.alternate_dns_address,
-                running_dhcpd=update.running_dhcpd and not self._starting(iface.id),
-                **address_fields,
-            ))
+            result.append(
+                msgspec.structs.replace(
+                    iface,
+                    uses_dhcp=update.uses_dhcp,
+                    preferred_dns_address=update.preferred_dns_address,
+                    alternate_dns_address=update.alternate_dns_address,
+                    running_dhcpd=update.running_dhcpd and not self._starting(iface.id),
+                    **address_fields,
+                )
+            )
         return result
 
     def _starting(self, interface: str) -> bool:

@@ -35,7 +35,12 @@ def default_routes(path: Path = PROC_ROUTE) -> list[DefaultRoute]:
         if len(fields) < 8:
             continue
         iface, destination, gateway, flags, metric, mask = (
-            fields[0], fields[1], fields[2], int(fields[3], 16), int(fields[6]), fields[7]
+            fields[0],
+            fields[1],
+            fields[2],
+            int(fields[3], 16),
+            int(fields[6]),
+            fields[7],
         )
         if int(destination, 16) != 0 or int(mask, 16) != 0:
             continue

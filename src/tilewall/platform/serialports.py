@@ -18,14 +18,22 @@ MAX_BAUD = 4_000_000
 TIMEOUT_SECONDS = 5.0
 
 _PARITIES = {
-    "N": serial.PARITY_NONE, "NONE": serial.PARITY_NONE,
-    "E": serial.PARITY_EVEN, "EVEN": serial.PARITY_EVEN,
-    "O": serial.PARITY_ODD, "ODD": serial.PARITY_ODD,
-    "M": serial.PARITY_MARK, "MARK": serial.PARITY_MARK,
-    "S": serial.PARITY_SPACE, "SPACE": serial.PARITY_SPACE,
+    "N": serial.PARITY_NONE,
+    "NONE": serial.PARITY_NONE,
+    "E": serial.PARITY_EVEN,
+    "EVEN": serial.PARITY_EVEN,
+    "O": serial.PARITY_ODD,
+    "ODD": serial.PARITY_ODD,
+    "M": serial.PARITY_MARK,
+    "MARK": serial.PARITY_MARK,
+    "S": serial.PARITY_SPACE,
+    "SPACE": serial.PARITY_SPACE,
 }
-_STOP_BITS = {1.0: serial.STOPBITS_ONE, 1.5: serial.STOPBITS_ONE_POINT_FIVE,
-              2.0: serial.STOPBITS_TWO}
+_STOP_BITS = {
+    1.0: serial.STOPBITS_ONE,
+    1.5: serial.STOPBITS_ONE_POINT_FIVE,
+    2.0: serial.STOPBITS_TWO,
+}
 
 
 class SerialSettingsError(InvalidSetting):
@@ -48,13 +56,19 @@ def validate_settings(
     baud_rate: object, data_bits: object, parity: object, stop_bits: object
 ) -> SerialSettings:
     """Normalise settings: parity as a pyserial letter, stop bits as 1, 1.5 or 2."""
-    if not isinstance(baud_rate, int) or isinstance(baud_rate, bool) \
-            or not MIN_BAUD <= baud_rate <= MAX_BAUD:
+    if (
+        not isinstance(baud_rate, int)
+        or isinstance(baud_rate, bool)
+        or not MIN_BAUD <= baud_rate <= MAX_BAUD
+    ):
         raise SerialSettingsError(
             f"baudRate {baud_rate!r} is not a whole number from {MIN_BAUD} to {MAX_BAUD}"
         )
-    if not isinstance(data_bits, int) or isinstance(data_bits, bool) \
-            or data_bits not in serial.Serial.BYTESIZES:
+    if (
+        not isinstance(data_bits, int)
+        or isinstance(data_bits, bool)
+        or data_bits not in serial.Serial.BYTESIZES
+    ):
         raise SerialSettingsError(f"dataBits {data_bits!r} is not 5, 6, 7 or 8")
     letter = _PARITIES.get(str(parity).strip().upper()) if isinstance(parity, str) else None
     if letter is None:
@@ -72,8 +86,13 @@ def validate_settings(
 
 class SerialPorts(Protocol):
     async def open_and_write(
-        self, port: str, baud_rate: object, data_bits: object, parity: object,
-        stop_bits: object, data: bytes,
+        self,
+        port: str,
+        baud_rate: object,
+        data_bits: object,
+        parity: object,
+        stop_bits: object,
+        data: bytes,
     ) -> int:
         """Validate the settings, open ``port`` (device path or pyserial URL), write
         ``data`` and close; return the number of bytes written."""
@@ -103,8 +122,13 @@ def _write(port: str, settings: SerialSettings, data: bytes) -> int:
 
 class PySerialPorts:
     async def open_and_write(
-        self, port: str, baud_rate: object, data_bits: object, parity: object,
-        stop_bits: object, data: bytes,
+        self,
+        port: str,
+        baud_rate: object,
+        data_bits: object,
+        parity: object,
+        stop_bits: object,
+        data: bytes,
     ) -> int:
         settings = validate_settings(baud_rate, data_bits, parity, stop_bits)
         if not port.strip():
@@ -121,8 +145,13 @@ class RecordingSerialPorts:
     writes: list[tuple[str, SerialSettings, bytes]] = field(default_factory=list)
 
     async def open_and_write(
-        self, port: str, baud_rate: object, data_bits: object, parity: object,
-        stop_bits: object, data: bytes,
+        self,
+        port: str,
+        baud_rate: object,
+        data_bits: object,
+        parity: object,
+        stop_bits: object,
+        data: bytes,
     ) -> int:
         settings = validate_settings(baud_rate, data_bits, parity, stop_bits)
         self.writes.append((port, settings, data))

@@ -31,8 +31,9 @@ def available_zones() -> tuple[str, ...]:
 def validate_zone(name: str) -> str:
     name = name.strip()
     if name not in available_zones():
-        raise UnknownTimeZone(f"unknown time zone {name!r}; expected an IANA name such as "
-                              "'Europe/Berlin'")
+        raise UnknownTimeZone(
+            f"unknown time zone {name!r}; expected an IANA name such as 'Europe/Berlin'"
+        )
     return name
 
 

@@ -9,20 +9,10 @@ from tilewall.host.host import Host
 from tilewall.host.model import Resolution
 from tilewall.host.render import Alert, HostInfo, MediaCatalog, OverlayState
 from tilewall.host.state import Event, State
+from tilewall.platform.facts import primary_ipv4
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
-
-
-def primary_address() -> str:
-    """The address other machines reach this host at (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routing lookup only
-            address: str = probe.getsockname()[0]
-            return address
-        except OSError:
-            return "127.0.0.1"
 
 
 class HostBridge:
@@ -30,7 +20,7 @@ class HostBridge:
 
     def __init__(self, host: Host | None = None) -> None:
         self._host = host
-        self._info = HostInfo(socket.gethostname(), primary_address())
+        self._info = HostInfo(socket.gethostname(), primary_ipv4() or "127.0.0.1")
 
     @property
     def host(self) -> Host:
