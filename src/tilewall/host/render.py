@@ -7,15 +7,14 @@ description. The structs here are the ``state`` payload of the receiver protocol
 
 import logging
 import math
-import random
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 from urllib.parse import quote
 
 import msgspec
 from msgspec.structs import replace
 
-from tilewall.host.media import kind_of
+from tilewall.host import playlist
 from tilewall.host.model import (
     Display,
     Geometry,
@@ -30,6 +29,7 @@ from tilewall.host.model import (
     VideoWall,
     Zone,
 )
+from tilewall.host.playlist import MediaCatalog
 from tilewall.host.schedule import Item, total_ms
 from tilewall.host.state import State
 
@@ -60,14 +60,6 @@ SCALINGS = ("fit", "fill", "stretch")
 Role = Literal["standalone", "tile", "mirror", "pairing", "inactive"]
 AlertLevel = Literal["GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL"]
 Scaling = Literal["fit", "fill", "stretch"]
-
-
-class MediaCatalog(Protocol):
-    """What the renderer needs of the media library (``host.media.MediaLibrary`` fits)."""
-
-    def files_in(self, name: str) -> list[str]: ...
-
-    def duration_ms(self, name: str) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -277,61 +269,15 @@ def media_url(name: str) -> str:
 # --- sources --------------------------------------------------------------------------
 
 
-def _media_item(name: str, media: MediaCatalog | None, image_ms: int) -> MediaItem | None:
-    kind = kind_of(name)
-    if kind is None:
-        return None
-    if kind == "image":
-        return MediaItem(name, media_url(name), "image", image_ms)
-    duration = None
-    if media is not None:
-        try:
-            duration = media.duration_ms(name)
-        except Exception:
-            duration = None
-    return MediaItem(name, media_url(name), "video", duration or FALLBACK_VIDEO_MS)
-
-
-def _selected_files(raw: str | None, media: MediaCatalog | None) -> list[str]:
-    if not raw:
-        return []
-    try:
-        entries = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return []
-    names: list[str] = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        value = entry.get("value") or entry.get("name")
-        if not isinstance(value, str):
-            continue
-        if entry.get("type") == "dir":
-            if media is None:
-                continue
-            try:
-                names.extend(media.files_in(value))
-            except Exception:
-                log.debug("media directory %r not listed", value)
-        else:
-            names.append(value.strip().lstrip("/"))
-    return names
+def _media_items(items: list[Item]) -> list[MediaItem]:
+    return [
+        MediaItem(i.name, media_url(i.name), "image" if i.is_image else "video", i.duration_ms)
+        for i in items
+    ]
 
 
 def _signage(source: Source, media: MediaCatalog | None) -> SignageSource:
-    files_raw = next((p.paramValue for p in source.params if p.type == PARAM_FILES_TYPE), None)
-    interval_ms = round(
-        _number(param(source, PARAM_SLIDE_INTERVAL), DEFAULT_SLIDE_INTERVAL_MS / 1000) * 1000
-    )
-    if interval_ms <= 0:
-        interval_ms = DEFAULT_SLIDE_INTERVAL_MS
-    items = [
-        item
-        for name in _selected_files(files_raw, media)
-        if (item := _media_item(name, media, interval_ms)) is not None
-    ]
-    if _flag(param(source, PARAM_SHUFFLE), False):
-        random.Random(source.id).shuffle(items)
+    items = _media_items(playlist.of_source(source, media))
     scaling_raw = (param(source, PARAM_SCALING) or "fit").strip().lower()
     scaling: Scaling = (
         "fill" if scaling_raw == "fill" else ("stretch" if scaling_raw == "stretch" else "fit")
@@ -344,12 +290,7 @@ def _total(items: list[MediaItem]) -> int:
 
 
 def videolist_source(timeline: Timeline, media: MediaCatalog | None) -> SignageSource:
-    image_ms = timeline.slideshow_interval_ms or DEFAULT_SLIDE_INTERVAL_MS
-    items = [
-        item
-        for name in timeline.videolist
-        if (item := _media_item(name, media, image_ms)) is not None
-    ]
+    items = _media_items(playlist.of_videolist(timeline, media))
     return SignageSource("", "", items, _total(items))
 
 
