@@ -19,7 +19,6 @@ from tilewall.host.model import (
     Display,
     Geometry,
     Layout,
-    MirrorGroup,
     Monitor,
     PlayState,
     Resolution,
@@ -32,6 +31,7 @@ from tilewall.host.model import (
 from tilewall.host.playlist import MediaCatalog
 from tilewall.host.schedule import Item, total_ms
 from tilewall.host.state import State
+from tilewall.host.topology import bounding_box, mirror_of, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -367,21 +367,6 @@ def content(timeline: Timeline, state: State, media: MediaCatalog | None) -> Con
 # --- geometry -------------------------------------------------------------------------
 
 
-def bounding_box(geometries: list[Geometry]) -> tuple[float, float, float, float]:
-    """Axis-aligned (left, top, right, bottom) of rotated rectangles."""
-    left = top = math.inf
-    right = bottom = -math.inf
-    for g in geometries:
-        a = math.radians(g.rotationDegrees)
-        half_w = (abs(g.width * math.cos(a)) + abs(g.height * math.sin(a))) / 2
-        half_h = (abs(g.width * math.sin(a)) + abs(g.height * math.cos(a))) / 2
-        left = min(left, g.centerX - half_w)
-        right = max(right, g.centerX + half_w)
-        top = min(top, g.centerY - half_h)
-        bottom = max(bottom, g.centerY + half_h)
-    return left, top, right, bottom
-
-
 def tile(wall: VideoWall, zone: Zone, monitor: Monitor) -> Tile:
     """The tile of ``monitor`` in ``zone``: geometry relative to the canvas' top left."""
     canvas = wall.canvas
@@ -441,14 +426,6 @@ def _pairing(seat_id: str, station: Station | None, host: HostInfo) -> RenderSta
     )
 
 
-def _mirror_of(state: State, display_id: int) -> MirrorGroup | None:
-    return next((m for m in state.mirrors.values() if display_id in m.display_ids), None)
-
-
-def _zone_of(state: State, display_id: int) -> Zone | None:
-    return next((z for z in state.zones.values() if display_id in z.display_ids), None)
-
-
 def _monitor(wall: VideoWall | None, display_id: int) -> Monitor | None:
     if wall is None:
         return None
@@ -481,10 +458,10 @@ def describe(
         resolution=display.resolution or station.screen,
         overlays=_overlays(display_id, overlays, now_ms),
     )
-    mirror = _mirror_of(state, display_id)
+    mirror = mirror_of(state, display_id)
     if mirror is not None:
         return replace(base, role="mirror", content=content(mirror.timeline, state, media))
-    zone = _zone_of(state, display_id)
+    zone = zone_of(state, display_id)
     if zone is not None:
         wall = state.walls.get(zone.wall_id)
         monitor = _monitor(wall, display_id)
