@@ -15,11 +15,15 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilewall import __version__
 from tilewall.api import (
+    controlroom,
     displays,
+    failover,
     media,
     mirrorgroups,
     network,
     presets,
+    printprofiles,
+    serial,
     session,
     sources,
     system,
@@ -44,6 +48,10 @@ API_MODULES: list[Any] = [
     mirrorgroups,
     system,
     media,
+    failover,
+    printprofiles,
+    serial,
+    controlroom,
 ]
 
 
