@@ -132,14 +132,14 @@ class Failover:
     def group_v1(self) -> GroupV1:
         raw = self._core.state.settings.get(V1)
         if raw is None:
-            raise NotFound(self._not_member("version 1", V2, "/failover-group-v2"))
+            raise NotFound(self._not_member(1, V2, "/failover-group-v2"))
         return msgspec.convert(raw, GroupV1)
 
-    def _not_member(self, version: str, other: str, other_path: str) -> str:
+    def _not_member(self, version: int, other: str, other_path: str) -> str:
         if self._core.state.settings.get(other) is not None:
             return (
-                f"not in a {version} failover group: the host is in a group of the other "
-                f"version ({other_path})"
+                f"not in a version {version} failover group: the host is in a version "
+                f"{3 - version} group (see {other_path})"
             )
         return "not in a failover group"
 
@@ -189,7 +189,7 @@ class Failover:
     def group_v2(self) -> GroupV2:
         raw = self._core.state.settings.get(V2)
         if raw is None:
-            raise NotFound(self._not_member("version 2", V1, "/failover-group"))
+            raise NotFound(self._not_member(2, V1, "/failover-group"))
         return msgspec.convert(raw, GroupV2)
 
     def _check_v2(self, group: GroupV2) -> GroupV2:
