@@ -163,6 +163,13 @@ async def create_layout(request: Request, data: LayoutIn) -> LayoutOut:  # type:
     return layout_out(host, layout)
 
 
+@get(f"{LAYOUTS}/{{layoutId:str}}", tags=[EXTENSION_TAG, *TAGS],
+     summary="Read a control-room layout", responses=errors(404), operation_class=Extension)
+async def get_layout(request: Request, layoutId: str) -> LayoutOut:  # type: ignore[type-arg]
+    host = host_of(request.app.state)
+    return layout_out(host, host.controlroom.layout(layoutId))
+
+
 @put(f"{LAYOUTS}/{{layoutId:str}}", tags=[EXTENSION_TAG, *TAGS],
      summary="Update a control-room layout (fields left out are kept)",
      responses=errors(404, 409), operation_class=Extension)
@@ -181,6 +188,32 @@ async def delete_layout(request: Request, layoutId: str) -> Done:  # type: ignor
     return Done(f"layout {layout.name!r} deleted")
 
 
+# The paths above under /controlroom/layouts/ take precedence over the interface's paths
+# of a zone that is named "layouts"; these aliases (layout ids never take these values)
+# keep that zone addressable.
+SHADOWED_ZONE = "layouts"
+
+
+@get(f"{LAYOUTS}/layouts", include_in_schema=False, name="controlroom-layouts-zone-layouts")
+async def shadowed_zone_layouts(request: Request) -> ControlLayouts:  # type: ignore[type-arg]
+    result: ControlLayouts = await zone_layouts.fn(request, SHADOWED_ZONE)
+    return result
+
+
+@get(f"{LAYOUTS}/currentlayout", include_in_schema=False,
+     name="controlroom-layouts-zone-current")
+async def shadowed_current_layout(request: Request) -> ControlLayout:  # type: ignore[type-arg]
+    result: ControlLayout = await current_layout.fn(request, SHADOWED_ZONE)
+    return result
+
+
+@put(f"{LAYOUTS}/load/{{layoutName:str}}", include_in_schema=False,
+     name="controlroom-layouts-zone-load")
+async def shadowed_load_layout(request: Request, layoutName: str) -> ControlLayout:  # type: ignore[type-arg]
+    result: ControlLayout = await load_layout.fn(request, SHADOWED_ZONE, layoutName)
+    return result
+
+
 ROUTES = [
     list_instances,
     zone_layouts,
@@ -188,6 +221,10 @@ ROUTES = [
     load_layout,
     list_layouts,
     create_layout,
+    get_layout,
     update_layout,
     delete_layout,
+    shadowed_zone_layouts,
+    shadowed_current_layout,
+    shadowed_load_layout,
 ]
