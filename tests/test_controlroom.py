@@ -222,6 +222,19 @@ def test_current_layout_follows_the_source(api):
     assert ok(api.get("/controlroom/Ops/currentlayout"))["name"] == "Quad"
 
 
+def test_changing_a_shown_layout_tells_the_zone_displays(api, host):
+    room = control_room(api)
+    events = []
+    host.core.subscribe(events.append)
+    ok(api.put(f"/controlroom/layouts/{room['split']['id']}", json={"name": "Split 2"}))
+    assert events == []  # not shown anywhere
+    ok(api.put(f"/controlroom/layouts/{room['quad']['id']}",
+               json={"windows": [window(room["cam2"])]}))
+    displays = set(ok(api.get("/zones/byname/Ops"))["zoneDisplays"][i]["displayId"]
+                   for i in range(2))
+    assert [set(e.displays) for e in events] == [displays]
+
+
 def test_a_zone_named_layouts_stays_addressable(api):
     wall_zone(api, "layouts")
     cam = web_source(api, "Cam")

@@ -188,6 +188,13 @@ def test_read_and_delete_one(api, data_dir):
     assert [p["queue_name"] for p in stored] == ["office"]
 
 
+def test_queue_names_with_spaces_and_accents(api):
+    ok(post(api, {"queueName": "Floor 2 ä"}))
+    assert one(api, "Floor 2 ä")["queueName"] == "Floor 2 ä"
+    ok(api.delete("/printprofiles/Floor 2 ä"))
+    assert ok(api.get("/printprofiles")) == {"printProfiles": []}
+
+
 def test_needs_a_session(anon):
     assert anon.get("/printprofiles").status_code == 401
     assert anon.post("/printprofiles", json={"printProfiles": []}).status_code == 401
