@@ -16,12 +16,16 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilewall import __version__
 from tilewall.api import (
+    controlroom,
     displays,
+    failover,
     media,
     mirrorgroups,
     network,
     overlays,
     presets,
+    printprofiles,
+    serial,
     session,
     sources,
     system,
@@ -48,6 +52,10 @@ API_MODULES: list[Any] = [
     system,
     media,
     overlays,
+    failover,
+    printprofiles,
+    serial,
+    controlroom,
 ]
 
 

@@ -4,11 +4,15 @@ from pathlib import Path
 
 from tilewall.host.accounts import Accounts
 from tilewall.host.clock import Clock, SystemClock
+from tilewall.host.controlroom import ControlRoom
+from tilewall.host.failover import Failover
 from tilewall.host.licence import LicenceRules
 from tilewall.host.media import MediaLibrary
 from tilewall.host.overlays import Overlays
 from tilewall.host.playback import Playback
 from tilewall.host.presets import Presets
+from tilewall.host.printprofiles import PrintProfiles
+from tilewall.host.serial import Serial
 from tilewall.host.sources import Sources
 from tilewall.host.state import Core
 from tilewall.host.stations import Stations
@@ -35,6 +39,10 @@ class Host:
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
+        self.failover = Failover(self.core)
+        self.printprofiles = PrintProfiles(self.core)
+        self.serial = Serial(self.core)
+        self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
 
     @classmethod
     async def open(
