@@ -23,6 +23,7 @@ from tilewall.api import (
     presets,
     session,
     sources,
+    sourcetypes,
     system,
     videowalls,
     zones,
@@ -46,6 +47,7 @@ API_MODULES: list[Any] = [
     mirrorgroups,
     system,
     media,
+    sourcetypes,
 ]
 
 
@@ -97,6 +99,13 @@ def create_app(
         routes.append(
             create_static_files_router(
                 path="/receiver", directories=[receiver_dir], html_mode=True, name="receiver"
+            )
+        )
+    console_dir = WEB / "console"
+    if console_dir.is_dir():
+        routes.append(
+            create_static_files_router(
+                path="/", directories=[console_dir], html_mode=True, name="console"
             )
         )
     app = Litestar(
