@@ -2,7 +2,7 @@
 
 import { api, onUnauthorized } from "./api.js";
 import * as live from "./live.js";
-import { h, clear, errorBox, showError, field, checkbox } from "./ui.js";
+import { h, clear, fill, errorBox, showError, field, checkbox } from "./ui.js";
 import { renderOverview } from "./views/overview.js";
 import { renderPresets } from "./views/presets.js";
 import { renderAlerts } from "./views/alerts.js";

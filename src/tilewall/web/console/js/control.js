@@ -3,7 +3,7 @@
 
 import { get, put, seg } from "./api.js";
 import * as live from "./live.js";
-import { h, clear, act, field, checkbox, errorBox, showError, formatMs, parseDuration, modal, formatBytes, nextId } from "./ui.js";
+import { h, clear, fill, act, field, checkbox, errorBox, showError, formatMs, parseDuration, modal, formatBytes, nextId } from "./ui.js";
 
 const KIND_LABEL = { zone: "Zone", mirror: "Mirror group", display: "Display" };
 const STATE_TEXT = { playing: "Playing", paused: "Paused", welcome: "Showing the welcome screen", stopped: "Stopped" };
@@ -116,7 +116,7 @@ export function createControlPanel({ onClose } = {}) {
     parts = { title, kind, status, nowPlaying, bar, times, sourceSelect, pauseBtn, resumeBtn, rewBtn, fwdBtn, seekBtn, seekInput, members, sourcesSig: "" };
   }
 
-  function fill(target) {
+  function paint(target) {
     const p = parts;
     p.title.textContent = target.name;
     const wall = target.wallId ? live.live.walls.find((w) => w.id === target.wallId) : null;
@@ -147,13 +147,13 @@ export function createControlPanel({ onClose } = {}) {
     if (sig !== p.sourcesSig) {
       const keep = p.sourceSelect.value;
       p.sourcesSig = sig;
-      clear(p.sourceSelect).append(
+      fill(p.sourceSelect, 
         h("option", { value: "" }, "Choose a source…"),
         ...live.live.sources.map((s) => h("option", { value: s.sourceId }, `${s.sourceName} (${s.sourceType})`)),
       );
       p.sourceSelect.value = keep || target.sourceId || "";
     }
-    clear(p.members).append(
+    fill(p.members, 
       ...target.displayIds.map((id) => {
         const d = live.displayById(id);
         const on = d && d.isOnline;
@@ -171,7 +171,7 @@ export function createControlPanel({ onClose } = {}) {
       const target = key ? live.targetByKey(key) : null;
       if (!target) {
         current = null;
-        clear(el).append(
+        fill(el, 
           h("h2", {}, "Switch and control"),
           h("p", { class: "muted" }, "Select a zone, mirror group or display — click it or press Enter on it — or drag a source onto it."),
         );
@@ -181,13 +181,13 @@ export function createControlPanel({ onClose } = {}) {
         current = key;
         build(target);
       }
-      fill(target);
+      paint(target);
     },
     update() {
       if (!current) return;
       const target = live.targetByKey(current);
       if (!target) this.show(null);
-      else fill(target);
+      else paint(target);
     },
   };
 }
@@ -214,7 +214,7 @@ export async function openVideoList(target) {
     h("div", { class: "row end" }, playBtn),
   );
   const { close } = modal("Play a video list", body, { wide: true });
-  const renderOrder = () => clear(order).append(...(chosen.length ? chosen.map((n) => h("li", {}, n)) : [h("li", { class: "muted" }, "Nothing chosen yet")]));
+  const renderOrder = () => fill(order, ...(chosen.length ? chosen.map((n) => h("li", {}, n)) : [h("li", { class: "muted" }, "Nothing chosen yet")]));
   renderOrder();
   try {
     const media = await get("/media");

@@ -8,7 +8,7 @@
 //   total, current} or null), videolist (bool), crop ({x, y, w, h}: the part of the
 //   group's picture this tile shows, as fractions), layout (control-room layout or null)
 
-import { h, clear, isImage, isVideo, mediaUrl } from "./ui.js";
+import { h, clear, fill, isImage, isVideo, mediaUrl } from "./ui.js";
 
 const TYPE_ICONS = {
   "Signage Player": "▦",
@@ -95,7 +95,7 @@ export function thumbnailRenderer(container) {
       const sig = [model.state, model.source && model.source.sourceId, model.media && model.media.filename, layoutSig, model.videolist].join("|");
       if (sig === signature) return;
       signature = sig;
-      clear(picture).append(content(model));
+      fill(picture, content(model));
     },
     destroy() {
       picture.remove();

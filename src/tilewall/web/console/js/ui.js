@@ -14,7 +14,10 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === "class") {
       el.className = value;
     } else if (key === "style" && typeof value === "object") {
-      Object.assign(el.style, value);
+      for (const [prop, v] of Object.entries(value)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, v);
+        else el.style[prop] = v;
+      }
     } else if (key === "dataset") {
       Object.assign(el.dataset, value);
     } else if (key === "value" || key === "checked" || key === "selected" || key === "indeterminate") {
@@ -39,6 +42,13 @@ function append(el, children) {
 
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+/** Replace the children of `el` (null, false and arrays allowed, as in h()). */
+export function fill(el, ...children) {
+  clear(el);
+  append(el, children);
   return el;
 }
 
@@ -105,7 +115,9 @@ export function showError(box, error, context = "") {
     return;
   }
   box.hidden = false;
-  const status = error.status ? ` (HTTP ${error.status})` : "";
+  // an operation the host does not offer yet is a calm note, not an alarm
+  box.className = error.notOffered ? "note" : "error-box";
+  const status = error.status && !error.notOffered ? ` (HTTP ${error.status})` : "";
   box.textContent = `${context ? context + ": " : ""}${errorText(error)}${error.hostShaped ? status : ""}`;
 }
 

@@ -2,7 +2,7 @@
 
 import { get, put } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, act, field, errorBox, showError, pageHeader, section, nextId } from "../ui.js";
+import { h, clear, fill, act, field, errorBox, showError, pageHeader, section, nextId } from "../ui.js";
 
 const LEVELS = [
   ["GREEN_LEVEL", "Information (green)"],
@@ -28,7 +28,7 @@ function displayOptions(select, allLabel) {
   const sig = ids.join(",");
   if (select.dataset.sig === sig) return;
   select.dataset.sig = sig;
-  clear(select).append(h("option", { value: "" }, allLabel), ...ids.map((id) => h("option", { value: String(id) }, live.displayName(id))));
+  fill(select, h("option", { value: "" }, allLabel), ...ids.map((id) => h("option", { value: String(id) }, live.displayName(id))));
   select.value = keep;
 }
 

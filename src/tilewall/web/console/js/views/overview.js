@@ -2,7 +2,7 @@
 // live; drag a source onto anything to switch it, select it to control it.
 
 import * as live from "../live.js";
-import { h, clear, act, pageHeader, errorText } from "../ui.js";
+import { h, clear, fill, act, pageHeader, errorText } from "../ui.js";
 import { createTile, makeDropTarget, SOURCE_MIME } from "../tile.js";
 import { createControlPanel, switchTarget } from "../control.js";
 
@@ -89,7 +89,7 @@ export function renderOverview(root, params) {
     const srcSig = state.sources.map((s) => s.sourceId + s.sourceName).join(",");
     if (palette.dataset.sig === srcSig) return;
     palette.dataset.sig = srcSig;
-    clear(palette).append(
+    fill(palette, 
       h("h2", { id: "palette-title" }, "Sources"),
       h("p", { class: "muted small" }, "Drag a source onto a wall, zone, group or display. Or select one and choose from the list."),
       h(

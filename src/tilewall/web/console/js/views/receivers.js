@@ -3,7 +3,7 @@
 
 import { get, put, seg } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, act, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
+import { h, clear, fill, act, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
 
 export function renderReceivers(root) {
   const error = errorBox();
@@ -59,8 +59,8 @@ export function renderReceivers(root) {
   function draw(list) {
     const free = list.filter((r) => r.status !== "CONNECTED");
     const mine = list.filter((r) => r.status === "CONNECTED");
-    clear(available).append(...(free.length ? free.map(row) : [h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No receiver is waiting. Point a screen's browser at /receiver/ on this host."))]));
-    clear(locked).append(...(mine.length ? mine.map(row) : [h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No receiver is locked yet."))]));
+    fill(available, ...(free.length ? free.map(row) : [h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No receiver is waiting. Point a screen's browser at /receiver/ on this host."))]));
+    fill(locked, ...(mine.length ? mine.map(row) : [h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No receiver is locked yet."))]));
   }
 
   root.append(
