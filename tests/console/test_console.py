@@ -281,3 +281,135 @@ def test_a_lost_session_goes_to_login_and_back(browser, host_url):  # type: igno
         page.wait_for_function("location.hash === '#/sources'")
     finally:
         context.close()
+
+
+SYSTEM = {
+    "/api/system": {
+        "hostName": "lobby-host",
+        "ipAddress": "10.0.0.5",
+        "licenseSystemId": "SYS-1234",
+        "productVersion": "11.3",
+        "productBuildData": "2026-01-01",
+        "linuxDistro": "Debian",
+        "linuxVersion": "12",
+        "onboardStations": 0,
+        "usbStations": 0,
+        "networkStations": 7,
+        "unknownStations": 0,
+        "version": "1.9",
+    },
+    "/api/system/hostname": {"hostName": "lobby-host"},
+    "/api/system/license": {
+        "resellerName": "Wall Co",
+        "numberOfStations": 10,
+        "systemId": "SYS-1234",
+        "licenseIssued": "2026-01-01",
+        "licenseExpires": "2027-01-01",
+        "supportExpires": "",
+        "videoWallModule": "enabled",
+        "fastVideoFeature": False,
+        "sessionManagement": True,
+    },
+    "/api/system/timezone": {
+        "currentTimeZone": {"timezone": "Europe/Berlin", "offset": 60},
+        "availableTimeZones": ["Europe/Berlin", "Europe/Lisbon", "America/New_York"],
+    },
+    "/api/system/partneraccess": {"partnerAccess": False},
+    "/api/system/receiverdeviceassignmentsettings": {"autoAssign": True, "autoInherit": False},
+    "/api/system/diag": {
+        "results": [
+            {"id": "LICENSE", "success": True},
+            {"id": "ROOT_FREE_DISK_SPACE", "success": False, "params": ["/", "3%"]},
+            {"id": "NETWORK_DHCP", "success": True},
+            {"id": "TOTAL_RAM", "success": False, "params": ["2 GB"]},
+        ]
+    },
+    "/api/system/networkinterfaces": [
+        {
+            "id": "eth0",
+            "deviceName": "Onboard Ethernet",
+            "portStatus": "up",
+            "linkSpeed": "1000 Mb/s",
+            "usesDHCP": False,
+            "leaseDuration": "",
+            "ipAddress": "10.0.0.5",
+            "subnetMask": "255.255.255.0",
+            "defaultGateway": "10.0.0.1",
+            "preferredDNSAddress": "10.0.0.1",
+            "alternateDNSAddress": "",
+            "runningDhcpd": False,
+            "dhcpdStarting": False,
+        }
+    ],
+    "/api/failover-group-network-settings": {
+        "failoverInterface": "",
+        "availableInterfaces": ["eth0"],
+        "autoDiscoverPeer": True,
+        "peerIP": "",
+    },
+    "/api/printprofiles": {
+        "printProfiles": [
+            {
+                "isGlobal": False,
+                "global": False,
+                "queueName": "lobby",
+                "print_dialog": True,
+                "showDialog": True,
+                "release_jobs": False,
+                "autoReleaseJob": False,
+                "show_text_entry": False,
+                "showTextEntry": False,
+            }
+        ]
+    },
+    "/api/system/vpn": {"running": False},
+    "/api/system/manifest": {"installedPackages": [{"name": "tilewall", "version": "0.1.0"}]},
+}
+
+
+def test_settings_against_a_host_that_offers_system_operations(page, host_url):  # type: ignore[no-untyped-def]
+    """The /system operations are answered here as SPEC.md shapes them, so the cards,
+    the diagnostics checklist and a change can be checked before the host has them."""
+    import json
+    from urllib.parse import urlsplit
+
+    sent: list[tuple[str, str, object]] = []
+
+    def answer(route):  # type: ignore[no-untyped-def]
+        request = route.request
+        path = urlsplit(request.url).path
+        if request.method != "GET":
+            body = request.post_data
+            sent.append((request.method, path, json.loads(body) if body else None))
+            route.fulfill(status=200, content_type="application/json", body='{"message": "ok"}')
+        elif path in SYSTEM:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(SYSTEM[path]))
+        elif path.startswith("/api/failover-group"):
+            route.fulfill(
+                status=404,
+                content_type="application/json",
+                body='{"status": 404, "message": "this host is in no failover group"}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/system**", answer)
+    page.route("**/api/failover-group**", answer)
+    page.route("**/api/printprofiles**", answer)
+    page.goto(f"{host_url}/#/settings")
+    page.get_by_text("2 of 4 checks need attention.").wait_for()
+    page.get_by_text("Enough free disk space").wait_for()
+    page.get_by_text("This host is in no failover group.").wait_for()
+    assert page.locator("input[name=hostName]").input_value() == "lobby-host"
+    page.locator("select[name=timezone]").select_option("Europe/Lisbon")
+    page.get_by_role("button", name="Set time zone").click()
+    eventually(lambda: ("PUT", "/api/system/timezone", {"timezone": "Europe/Lisbon"}) in sent)
+    shot(page, "settings-offered", full_page=True)
+
+    # reboot only after confirming
+    page.get_by_role("button", name="Reboot the host").click()
+    page.locator("dialog").get_by_role("button", name="Cancel").click()
+    assert not any(p == "/api/system/reboot" for _, p, _ in sent)
+    page.get_by_role("button", name="Reboot the host").click()
+    page.locator("dialog").get_by_role("button", name="Reboot the host").click()
+    eventually(lambda: any(p == "/api/system/reboot" for _, p, _ in sent))

@@ -69,7 +69,8 @@ export function createControlPanel({ onClose } = {}) {
       const b = h("button", { type: "button", class: cls }, label);
       b.addEventListener("click", () => {
         const t = live.targetByKey(current);
-        if (t) act(b, async () => { await fn(t); await live.refresh(); }, { errorBox: error });
+        // repaint afterwards: act() re-enables the button, the state decides
+        if (t) act(b, async () => { await fn(t); await live.refresh(); }, { errorBox: error }).then(() => panel.update());
       });
       return b;
     };
@@ -138,7 +139,7 @@ export function createControlPanel({ onClose } = {}) {
     p.bar.setAttribute("aria-valuemax", String(total || 0));
     p.bar.setAttribute("aria-valuenow", String(Math.round(pos)));
     p.bar.setAttribute("aria-valuetext", `${formatMs(pos)} of ${formatMs(total)}`);
-    p.times.textContent = signage ? `${formatMs(pos)} / ${formatMs(total)}` : target.media && target.state !== "welcome" && target.state !== "stopped" ? formatMs(pos) : "";
+    p.times.textContent = signage ? `${formatMs(pos)} / ${formatMs(total)}` : target.media && target.state !== "welcome" && target.state !== "stopped" ? `playing for ${formatMs(pos)}` : "";
     for (const b of [p.rewBtn, p.fwdBtn, p.seekBtn]) b.disabled = !signage && !target.videolist;
     p.pauseBtn.disabled = target.state !== "playing";
     p.resumeBtn.disabled = target.state !== "paused";
@@ -162,7 +163,7 @@ export function createControlPanel({ onClose } = {}) {
     );
   }
 
-  return {
+  const panel = {
     el,
     get key() {
       return current;
@@ -186,10 +187,11 @@ export function createControlPanel({ onClose } = {}) {
     update() {
       if (!current) return;
       const target = live.targetByKey(current);
-      if (!target) this.show(null);
+      if (!target) panel.show(null);
       else paint(target);
     },
   };
+  return panel;
 }
 
 /** Choose files from the media library and play them as a video list on a target. */

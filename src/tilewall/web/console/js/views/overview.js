@@ -127,7 +127,7 @@ export function renderOverview(root, params) {
       const box = union([extent(wall.canvasGeometry), ...monitors.map((m) => extent(m.monitorGeometry))]);
       const W = box.right - box.left || 1;
       const H = box.bottom - box.top || 1;
-      const canvas = h("div", { class: "wall-canvas", style: { aspectRatio: `${W} / ${H}` }, role: "group", "aria-label": `${wall.name}, drawn to scale` });
+      const canvas = h("div", { class: "wall-canvas", style: { aspectRatio: `${W} / ${H}`, width: `min(100%, calc(58vh * ${W / H}))` }, role: "group", "aria-label": `${wall.name}, drawn to scale` });
       // zone pictures span the bounding box of the zone's monitors
       const zoneBox = new Map();
       for (const z of zones) {

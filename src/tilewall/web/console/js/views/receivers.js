@@ -32,6 +32,13 @@ export function renderReceivers(root) {
         act(unlock, async () => { await put(`/network/${seg(r.seatId)}/unlock`); await load(); await live.refresh({ all: true }); }, { errorBox: error, success: `Unlocked ${name}` });
       });
       actions.append(unlock);
+      if (r.displayId != null) {
+        const identify = h("button", { type: "button", "aria-label": `Show the display id on ${name}` }, "Show id");
+        identify.addEventListener("click", () =>
+          act(identify, () => put("/system/showDisplayIds/start", undefined, { query: { displayId: r.displayId } }), { errorBox: error, success: `Showing #${r.displayId} on ${name}` }),
+        );
+        actions.append(identify);
+      }
     } else {
       const lock = h("button", { type: "button", class: "primary", "aria-label": `Lock ${name}` }, "Lock");
       lock.addEventListener("click", () =>

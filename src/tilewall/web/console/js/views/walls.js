@@ -191,6 +191,7 @@ export function renderWalls(root, params) {
     function drawCanvas() {
       const v = view || computeView();
       canvas.style.aspectRatio = `${v.width} / ${v.height}`;
+      canvas.style.width = `min(100%, calc(60vh * ${v.width / v.height}))`;
       draft.monitors.forEach((m, i) => {
         let el = monEls[i];
         if (!el) {
