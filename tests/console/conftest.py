@@ -149,8 +149,9 @@ def shot(page: object, name: str, full_page: bool = False) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)  # type: ignore[attr-defined]
 
 
-def eventually(check: object, timeout: float = 5.0) -> object:
-    """The first truthy answer of ``check()`` within ``timeout`` seconds."""
+def eventually(check: object, timeout: float = 5.0, page: object = None) -> object:
+    """The first truthy answer of ``check()`` within ``timeout`` seconds. Pass the page
+    when the answer depends on its route handlers: they run only while Playwright waits."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()  # type: ignore[operator]
@@ -158,4 +159,7 @@ def eventually(check: object, timeout: float = 5.0) -> object:
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout} s: {check}")
-        time.sleep(0.1)
+        if page is not None:
+            page.wait_for_timeout(100)  # type: ignore[attr-defined]
+        else:
+            time.sleep(0.1)

@@ -403,7 +403,9 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
     assert page.locator("input[name=hostName]").input_value() == "lobby-host"
     page.locator("select[name=timezone]").select_option("Europe/Lisbon")
     page.get_by_role("button", name="Set time zone").click()
-    eventually(lambda: ("PUT", "/api/system/timezone", {"timezone": "Europe/Lisbon"}) in sent)
+    eventually(
+        lambda: ("PUT", "/api/system/timezone", {"timezone": "Europe/Lisbon"}) in sent, page=page
+    )
     shot(page, "settings-offered", full_page=True)
 
     # reboot only after confirming
@@ -412,4 +414,4 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
     assert not any(p == "/api/system/reboot" for _, p, _ in sent)
     page.get_by_role("button", name="Reboot the host").click()
     page.locator("dialog").get_by_role("button", name="Reboot the host").click()
-    eventually(lambda: any(p == "/api/system/reboot" for _, p, _ in sent))
+    eventually(lambda: any(p == "/api/system/reboot" for _, p, _ in sent), page=page)

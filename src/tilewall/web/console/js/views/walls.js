@@ -39,6 +39,7 @@ export function renderWalls(root, params) {
   let draft = draftOf(null);
   let selectedMon = null; // index into draft.monitors
   let view = null; // fixed during a drag
+  let touched = false; // the operator chose a wall or started a new one
 
   const wallList = h("ul", { class: "list", "aria-label": "Video walls" });
   const editor = h("div");
@@ -74,6 +75,7 @@ export function renderWalls(root, params) {
     for (const w of walls) {
       const b = h("button", { type: "button", class: draft.id === w.id ? "primary" : "", "aria-current": draft.id === w.id ? "true" : undefined }, w.name);
       b.addEventListener("click", () => {
+        touched = true;
         draft = draftOf(w);
         selectedMon = null;
         drawWallList();
@@ -417,6 +419,7 @@ export function renderWalls(root, params) {
 
   const newBtn = h("button", { type: "button", class: "primary" }, "+ New wall");
   newBtn.addEventListener("click", () => {
+    touched = true;
     draft = draftOf(null);
     selectedMon = null;
     drawWallList();
@@ -435,9 +438,15 @@ export function renderWalls(root, params) {
     ),
     section("Mirror groups", h("p", { class: "muted" }, "Displays on no wall that show the same picture."), mirrorsBox),
   );
+  // open the wall named in the route, or the first; unless the operator has already
+  // started on something else while the lists were loading
   const first = params.get("wall");
-  get("/videowalls")
-    .then((w) => load(first || ((w.videowalls || [])[0] || {}).id || null))
-    .catch((e) => e.status !== 401 && showError(pageError, e));
+  load().then(() => {
+    if (touched) return;
+    draft = draftOf(walls.find((x) => x.id === first) || walls[0] || null);
+    drawWallList();
+    drawEditor();
+    drawZones();
+  });
 }
 
