@@ -11,14 +11,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
+from console_helpers import ADMIN, PASSWORD, login
 
-ADMIN = "admin"
-PASSWORD = "console test password"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -111,17 +108,6 @@ def browser() -> Iterator[object]:
         b.close()
 
 
-def login(page: object, host_url: str, route: str = "#/overview") -> None:
-    page.goto(f"{host_url}/{route}")  # type: ignore[attr-defined]
-    page.wait_for_selector("#login-title")  # type: ignore[attr-defined]
-    page.fill("input[name=user]", ADMIN)  # type: ignore[attr-defined]
-    page.fill("input[name=password]", PASSWORD)  # type: ignore[attr-defined]
-    page.click("form.login button[type=submit]")  # type: ignore[attr-defined]
-    page.wait_for_function(  # type: ignore[attr-defined]
-        "r => location.hash.startsWith(r)", arg=route.split("?")[0]
-    )
-
-
 @pytest.fixture(scope="session")
 def logged_in_context(browser: object, host_url: str) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1024, "height": 768})  # type: ignore[attr-defined]
@@ -142,24 +128,3 @@ def page(logged_in_context: object) -> Iterator[object]:
     yield p
     p.close()
     assert not errors, f"errors in the console page: {errors}"
-
-
-def shot(page: object, name: str, full_page: bool = False) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)  # type: ignore[attr-defined]
-
-
-def eventually(check: object, timeout: float = 5.0, page: object = None) -> object:
-    """The first truthy answer of ``check()`` within ``timeout`` seconds. Pass the page
-    when the answer depends on its route handlers: they run only while Playwright waits."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()  # type: ignore[operator]
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true within {timeout} s: {check}")
-        if page is not None:
-            page.wait_for_timeout(100)  # type: ignore[attr-defined]
-        else:
-            time.sleep(0.1)

@@ -5,7 +5,7 @@ import zlib
 
 import httpx
 import pytest
-from conftest import ADMIN, PASSWORD, eventually, login, shot
+from console_helpers import ADMIN, PASSWORD, eventually, login, shot
 
 pytestmark = pytest.mark.browser
 
@@ -87,11 +87,8 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     shot(page, "overview-control")
 
     # drag a source onto a zone
-    page.drag_and_drop(
-        ".source-chip[data-source-id='%s']" % _source_id(api, "Project Page"),
-        ".chip:text('Lobby Top')",
-    )
     project = _source_id(api, "Project Page")
+    page.drag_and_drop(f".source-chip[data-source-id='{project}']", ".chip:text('Lobby Top')")
     eventually(lambda: _zone(api, "Lobby Top")["playingSourceId"] == project)
 
     # pause and resume from the panel
@@ -99,6 +96,22 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     eventually(lambda: _zone(api, "Lobby Bottom")["isPlaying"] is False)
     panel.get_by_role("button", name="▶ Resume").click()
     eventually(lambda: _zone(api, "Lobby Bottom")["isPlaying"] is True)
+
+    # by keyboard: a tile is a button; Enter selects its zone
+    page.locator(".wall-canvas .tile[data-display-id='1']").focus()
+    page.keyboard.press("Enter")
+    panel.locator("h2", has_text="Lobby Top").wait_for()
+
+    # a video list from the media library
+    panel.get_by_role("button", name="Play a video list…").click()
+    dialog = page.locator("dialog")
+    dialog.locator("label.check", has_text="demo/bars.png").locator("input").check()
+    dialog.get_by_role("button", name="Play", exact=True).click()
+    dialog.wait_for(state="detached")
+    top = _zone(api, "Lobby Top")
+    info = api.get(f"/zones/{top['zoneId']}/mediainfo").json()
+    assert info["filename"] == "demo/bars.png"
+    panel.locator(".now", has_text="Video list").wait_for()
 
     # a change made by another client shows within about a second
     slides = _source_id(api, "Welcome Slides")
@@ -140,7 +153,8 @@ def test_upload_a_media_file(page, host_url, api):  # type: ignore[no-untyped-de
     page.wait_for_selector(".media-item")
     page.fill("input[name=folder]", "console")
     page.set_input_files(
-        "input[type=file]", files=[{"name": "swatch.png", "mimeType": "image/png", "buffer": _png()}]
+        "input[type=file]",
+        files=[{"name": "swatch.png", "mimeType": "image/png", "buffer": _png()}],
     )
     page.wait_for_selector(".media-item[data-name='console/swatch.png']")
     names = [f["name"] for f in api.get("/media").json()["files"]]
@@ -171,7 +185,9 @@ def test_create_a_source_from_its_form(page, host_url, api):  # type: ignore[no-
     form.locator("input[name='Refresh Interval']").fill("60")
     form.get_by_role("button", name="Create source").click()
     page.locator("li[data-source-id] strong", has_text="Console Page").wait_for()
-    created = [s for s in api.get("/sources").json()["sources"] if s["sourceName"] == "Console Page"]
+    created = [
+        s for s in api.get("/sources").json()["sources"] if s["sourceName"] == "Console Page"
+    ]
     assert len(created) == 1
     params = {p["paramName"]: p["paramValue"] for p in created[0]["params"]}
     assert params["URL"] == "https://example.com/board"
@@ -186,7 +202,9 @@ def test_create_a_source_from_its_form(page, host_url, api):  # type: ignore[no-
     shot(page, "source-form")
     form.get_by_role("button", name="Create source").click()
     page.locator("li[data-source-id] strong", has_text="Console Slides").wait_for()
-    slides = [s for s in api.get("/sources").json()["sources"] if s["sourceName"] == "Console Slides"]
+    slides = [
+        s for s in api.get("/sources").json()["sources"] if s["sourceName"] == "Console Slides"
+    ]
     media = next(p["paramValue"] for p in slides[0]["params"] if p["paramName"] == "Media")
     assert media.index("demo/bars.png") < media.index("demo/pattern.png")
 
@@ -383,7 +401,9 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
             sent.append((request.method, path, json.loads(body) if body else None))
             route.fulfill(status=200, content_type="application/json", body='{"message": "ok"}')
         elif path in SYSTEM:
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(SYSTEM[path]))
+            route.fulfill(
+                status=200, content_type="application/json", body=json.dumps(SYSTEM[path])
+            )
         elif path.startswith("/api/failover-group"):
             route.fulfill(
                 status=404,
