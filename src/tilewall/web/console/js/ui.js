@@ -69,7 +69,10 @@ export function toast(message, kind = "info") {
     h("button", { type: "button", class: "ghost small", "aria-label": "Dismiss message", onclick: () => item.remove() }, "×"),
   );
   box.append(item);
-  if (kind !== "error") setTimeout(() => item.remove(), 4000);
+  // keep the stack short: the oldest quiet message goes first
+  const quiet = [...box.children].filter((c) => !c.classList.contains("error"));
+  if (quiet.length > 2) quiet[0].remove();
+  if (kind !== "error") setTimeout(() => item.remove(), 3500);
   else setTimeout(() => item.remove(), 12000);
   return item;
 }
