@@ -17,14 +17,17 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from tilewall import __version__
 from tilewall.api import (
     displays,
+    licence,
     media,
     mirrorgroups,
     network,
     overlays,
     presets,
     session,
+    settings,
     sources,
     system,
+    troubleshooting,
     videowalls,
     zones,
 )
@@ -46,6 +49,9 @@ API_MODULES: list[Any] = [
     videowalls,
     mirrorgroups,
     system,
+    licence,
+    settings,
+    troubleshooting,
     media,
     overlays,
 ]
