@@ -228,8 +228,14 @@ def license_issue(
     fast_video: bool,
 ) -> None:
     """Print an activation code signed with KEY."""
+    text = key_path.read_text()
+    # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
+    if "PRIVATE KEY" not in text:
+        console.print(f"[red]{key_path} is not a private key file (PEM); "
+                      "give the .key file made by 'tilewall license keygen'[/]")
+        sys.exit(1)
     try:
-        key = licensing.load_private_key(key_path.read_text())
+        key = licensing.load_private_key(text)
     except ValueError as error:
         console.print(f"[red]{key_path} is not an Ed25519 private key: {error}[/]")
         sys.exit(1)
