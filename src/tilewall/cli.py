@@ -166,10 +166,16 @@ def license_group() -> None:
 
 
 @license_group.command("keygen")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
-              help="Folder for the key pair.")
-@click.option("--name", default="licence-signing", show_default=True,
-              help="Base name of the key files.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Folder for the key pair.",
+)
+@click.option(
+    "--name", default="licence-signing", show_default=True, help="Base name of the key files."
+)
 def license_keygen(out_dir: Path, name: str) -> None:
     """Make a signing key pair: NAME.key (private, keep it safe) and NAME.pub.
 
@@ -188,8 +194,9 @@ def license_keygen(out_dir: Path, name: str) -> None:
     with os.fdopen(fd, "w") as f:
         f.write(licensing.private_key_pem(key))
     public_path.write_text(licensing.public_key_text(key) + "\n")
-    console.print(f"key id {licensing.key_id(key)}: private key {private_path}, "
-                  f"public key {public_path}")
+    console.print(
+        f"key id {licensing.key_id(key)}: private key {private_path}, public key {public_path}"
+    )
 
 
 def _date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -202,19 +209,39 @@ def _date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> st
 
 
 @license_group.command("issue")
-@click.option("--key", "key_path", type=click.Path(path_type=Path, exists=True, dir_okay=False),
-              required=True, help="Private key file from 'tilewall license keygen'.")
-@click.option("--stations", type=click.IntRange(min=0), required=True,
-              help="Number of displays licensed; 0 for unlimited.")
-@click.option("--expires", required=True, callback=_date,
-              help="Expiry date YYYY-MM-DD; 'never' is not accepted, use a far date.")
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    required=True,
+    help="Private key file from 'tilewall license keygen'.",
+)
+@click.option(
+    "--stations",
+    type=click.IntRange(min=0),
+    required=True,
+    help="Number of displays licensed; 0 for unlimited.",
+)
+@click.option(
+    "--expires",
+    required=True,
+    callback=_date,
+    help="Expiry date YYYY-MM-DD; 'never' is not accepted, use a far date.",
+)
 @click.option("--support-expires", default="", callback=_date, help="Support end YYYY-MM-DD.")
 @click.option("--issued", default=None, callback=_date, help="Issue date; default today.")
 @click.option("--reseller", default="", help="Reseller name shown with the licence.")
-@click.option("--source-type", "source_types", multiple=True,
-              help="A source type the licence allows; repeat it. None given: all types.")
-@click.option("--system-id", default="",
-              help="Bind the code to one host (its licenseSystemId from GET /api/system).")
+@click.option(
+    "--source-type",
+    "source_types",
+    multiple=True,
+    help="A source type the licence allows; repeat it. None given: all types.",
+)
+@click.option(
+    "--system-id",
+    default="",
+    help="Bind the code to one host (its licenseSystemId from GET /api/system).",
+)
 @click.option("--fast-video/--no-fast-video", default=False, show_default=True)
 def license_issue(
     key_path: Path,
@@ -231,8 +258,10 @@ def license_issue(
     text = key_path.read_text()
     # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
     if "PRIVATE KEY" not in text:
-        console.print(f"[red]{key_path} is not a private key file (PEM); "
-                      "give the .key file made by 'tilewall license keygen'[/]")
+        console.print(
+            f"[red]{key_path} is not a private key file (PEM); "
+            "give the .key file made by 'tilewall license keygen'[/]"
+        )
         sys.exit(1)
     try:
         key = licensing.load_private_key(text)

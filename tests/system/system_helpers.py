@@ -21,15 +21,18 @@ def code(
     source_types: list[str] | None = None,
     reseller: str = "AV Partners",
 ) -> str:
-    return licensing.issue(key, licensing.LicenceTerms(
-        reseller_name=reseller,
-        number_of_stations=stations,
-        issued=date.today().isoformat(),
-        expires=expires,
-        support_expires="2099-01-01",
-        system_id=system_id,
-        source_types=source_types,
-    ))
+    return licensing.issue(
+        key,
+        licensing.LicenceTerms(
+            reseller_name=reseller,
+            number_of_stations=stations,
+            issued=date.today().isoformat(),
+            expires=expires,
+            support_expires="2099-01-01",
+            system_id=system_id,
+            source_types=source_types,
+        ),
+    )
 
 
 def call(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:  # type: ignore[type-arg]

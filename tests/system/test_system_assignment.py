@@ -15,17 +15,24 @@ def status(api, seat: str) -> str:
 
 def test_settings_round_trip(api):
     assert api.get("/system/receiverdeviceassignmentsettings").json() == {
-        "autoAssign": False, "autoInherit": False}
-    r = api.put("/system/receiverdeviceassignmentsettings",
-                json={"autoAssign": True, "autoInherit": True})
+        "autoAssign": False,
+        "autoInherit": False,
+    }
+    r = api.put(
+        "/system/receiverdeviceassignmentsettings", json={"autoAssign": True, "autoInherit": True}
+    )
     assert r.status_code == 200 and r.json() == {"autoAssign": True, "autoInherit": True}
     # a field left out keeps its value
     r = api.put("/system/receiverdeviceassignmentsettings", json={"autoAssign": False})
     assert r.json() == {"autoAssign": False, "autoInherit": True}
-    assert api.put("/system/receiverdeviceassignmentsettings",
-                   json={"autoAssign": "on"}).status_code == 400
+    assert (
+        api.put("/system/receiverdeviceassignmentsettings", json={"autoAssign": "on"}).status_code
+        == 400
+    )
     assert api.get("/system/receiverdeviceassignmentsettings").json() == {
-        "autoAssign": False, "autoInherit": True}
+        "autoAssign": False,
+        "autoInherit": True,
+    }
 
 
 def test_auto_assign_locks_new_receivers_only(api, host):
@@ -65,9 +72,13 @@ def _seat_in_topology(api, host):
     old = call(api, host.stations.lock, "seat-old").display_id
     peer = call(api, host.stations.lock, "seat-peer").display_id
     g = Geometry(1000, 600, 500, 300)
-    wall = call(api, host.topology.create_wall, "Wall", [
-        MonitorSpec(old, g, 1100.0), MonitorSpec(peer, Geometry(1000, 600, 1500, 300), 1100.0)
-    ], None)
+    wall = call(
+        api,
+        host.topology.create_wall,
+        "Wall",
+        [MonitorSpec(old, g, 1100.0), MonitorSpec(peer, Geometry(1000, 600, 1500, 300), 1100.0)],
+        None,
+    )
     call(api, host.topology.create_zone, "Zone A", wall.id, [old, peer], None)
     call(api, host.stations.hello, "seat-mirror", "10.0.0.9", screen=SCREEN)
     mirrored = call(api, host.stations.lock, "seat-mirror").display_id

@@ -29,15 +29,16 @@ def test_trusted_keys_from_folder_and_environment(tmp_path: Path):
     # PEM works as well as the raw text
     from cryptography.hazmat.primitives import serialization
 
-    pem = a.public_key().public_bytes(serialization.Encoding.PEM,
-                                      serialization.PublicFormat.SubjectPublicKeyInfo)
+    pem = a.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     (folder / "a.pub").write_bytes(pem)
     (folder / "ignored.txt").write_text("not a key")
-    env = {"TILEWALL_LICENCE_KEYS": f" {licensing.public_key_text(b)}, "
-                                    f"{licensing.public_key_text(a)} "}
+    env = {
+        "TILEWALL_LICENCE_KEYS": f" {licensing.public_key_text(b)}, {licensing.public_key_text(a)} "
+    }
     config = Config.load(tmp_path, env=env)
-    assert set(config.trusted_keys) == {licensing.public_key_text(a),
-                                        licensing.public_key_text(b)}
+    assert set(config.trusted_keys) == {licensing.public_key_text(a), licensing.public_key_text(b)}
     assert config.key_sources[licensing.key_id(a)] == "trusted-keys/a.pub"
     assert config.key_sources[licensing.key_id(b)] == "TILEWALL_LICENCE_KEYS"
 
@@ -61,12 +62,29 @@ def test_keygen_then_issue_makes_a_code_the_host_accepts(tmp_path: Path):
     assert "PRIVATE KEY" in private.read_text()
     again = runner.invoke(main, ["license", "keygen", "--out", str(out)])
     assert again.exit_code == 1  # never overwrites a key
-    issued = runner.invoke(main, [
-        "license", "issue", "--key", str(private), "--stations", "6",
-        "--expires", "2099-01-31", "--support-expires", "2098-01-01",
-        "--reseller", "Screens Ltd", "--source-type", "Web Browser",
-        "--source-type", "Signage Player", "--system-id", "sys-42",
-    ])
+    issued = runner.invoke(
+        main,
+        [
+            "license",
+            "issue",
+            "--key",
+            str(private),
+            "--stations",
+            "6",
+            "--expires",
+            "2099-01-31",
+            "--support-expires",
+            "2098-01-01",
+            "--reseller",
+            "Screens Ltd",
+            "--source-type",
+            "Web Browser",
+            "--source-type",
+            "Signage Player",
+            "--system-id",
+            "sys-42",
+        ],
+    )
     assert issued.exit_code == 0, issued.output
     text = issued.stdout.strip()
     verified = licensing.verify(text, [public.read_text()], date.today(), "sys-42")
@@ -75,25 +93,35 @@ def test_keygen_then_issue_makes_a_code_the_host_accepts(tmp_path: Path):
     assert terms.expires == "2099-01-31" and terms.support_expires == "2098-01-01"
     assert terms.source_types == ["Web Browser", "Signage Player"]
     assert terms.issued == date.today().isoformat()
-    unlimited = runner.invoke(main, ["license", "issue", "--key", str(private),
-                                     "--stations", "0", "--expires", "2099-01-01"])
-    assert licensing.verify(unlimited.stdout.strip(), [public.read_text()],
-                            date.today()).terms.number_of_stations is None
+    unlimited = runner.invoke(
+        main,
+        ["license", "issue", "--key", str(private), "--stations", "0", "--expires", "2099-01-01"],
+    )
+    assert (
+        licensing.verify(
+            unlimited.stdout.strip(), [public.read_text()], date.today()
+        ).terms.number_of_stations
+        is None
+    )
 
 
 def test_issue_rejects_bad_input(tmp_path: Path):
     runner = CliRunner()
     runner.invoke(main, ["license", "keygen", "--out", str(tmp_path)])
     key = str(tmp_path / "licence-signing.key")
-    bad_date = runner.invoke(main, ["license", "issue", "--key", key, "--stations", "1",
-                                    "--expires", "31.12.2099"])
+    bad_date = runner.invoke(
+        main, ["license", "issue", "--key", key, "--stations", "1", "--expires", "31.12.2099"]
+    )
     assert bad_date.exit_code == 2 and "YYYY-MM-DD" in bad_date.output
-    negative = runner.invoke(main, ["license", "issue", "--key", key, "--stations", "-1",
-                                    "--expires", "2099-01-01"])
+    negative = runner.invoke(
+        main, ["license", "issue", "--key", key, "--stations", "-1", "--expires", "2099-01-01"]
+    )
     assert negative.exit_code == 2
     not_a_key = tmp_path / "licence-signing.pub"
-    wrong = runner.invoke(main, ["license", "issue", "--key", str(not_a_key), "--stations", "1",
-                                 "--expires", "2099-01-01"])
+    wrong = runner.invoke(
+        main,
+        ["license", "issue", "--key", str(not_a_key), "--stations", "1", "--expires", "2099-01-01"],
+    )
     assert wrong.exit_code == 1
 
 

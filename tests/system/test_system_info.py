@@ -16,9 +16,18 @@ def test_system_information(api, host):
     assert r.status_code == 200
     info = r.json()
     assert set(info) == {
-        "hostName", "ipAddress", "licenseSystemId", "productVersion", "productBuildData",
-        "linuxDistro", "linuxVersion", "onboardStations", "usbStations", "networkStations",
-        "unknownStations", "version",
+        "hostName",
+        "ipAddress",
+        "licenseSystemId",
+        "productVersion",
+        "productBuildData",
+        "linuxDistro",
+        "linuxVersion",
+        "onboardStations",
+        "usbStations",
+        "networkStations",
+        "unknownStations",
+        "version",
     }
     assert info["version"] == "1.9"
     assert info["productVersion"] == tilewall.__version__
@@ -40,8 +49,9 @@ def test_system_id_survives_a_restart(data_dir):
     ids = []
     for _ in range(2):
         with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-            token = client.post("/session", json={"user": "admin",
-                                                  "password": "correct horse battery"})
+            token = client.post(
+                "/session", json={"user": "admin", "password": "correct horse battery"}
+            )
             client.cookies.set("JSESSIONID", token.json()["session"]["value"])
             ids.append(client.get("/system").json()["licenseSystemId"])
             client.put("/system/hostname", json={"hostName": "kept-name"})
@@ -76,8 +86,11 @@ def test_diag_uses_licence_stations_and_round_trips(signing_key, api, host):
     assert "worst 48.0 ms" in latency["params"] and "Hall: 48.0 ms" in latency["params"]
     assert "2 of 2 measured" in latency["params"]
     # seat-2 never reported a screen: a station without a display
-    assert results["ALL_ZC_DISPLAY"] == {"id": "ALL_ZC_DISPLAY", "success": False,
-                                         "params": ["Hall"]}
+    assert results["ALL_ZC_DISPLAY"] == {
+        "id": "ALL_ZC_DISPLAY",
+        "success": False,
+        "params": ["Hall"],
+    }
     congruency = results["SOFTWARE_UPDATE_CONGRUENCY"]
     assert congruency["success"] is False and congruency["params"] == ["1.2.0", "1.3.0"]
     host.stations.round_trip_ms["seat-2"] = 4.0
@@ -102,8 +115,9 @@ def test_apilog_rotates(api, host, monkeypatch):
 
     from tilewall.app import log as access_log
 
-    handler = next(h for h in access_log.handlers
-                   if isinstance(h, logging.handlers.RotatingFileHandler))
+    handler = next(
+        h for h in access_log.handlers if isinstance(h, logging.handlers.RotatingFileHandler)
+    )
     monkeypatch.setattr(handler, "maxBytes", 2000)
     for _ in range(40):
         api.get("/system/partneraccess")

@@ -13,13 +13,17 @@ def system_id(api) -> str:
 
 
 def test_no_licence_is_404_until_claimed(signing_key, api):
-    for method, path in (("GET", "/system/license"), ("DELETE", "/system/license"),
-                         ("GET", "/system/license/download")):
+    for method, path in (
+        ("GET", "/system/license"),
+        ("DELETE", "/system/license"),
+        ("GET", "/system/license/download"),
+    ):
         r = api.request(method, path)
         assert r.status_code == 404, (path, r.text)
         assert "licen" in r.json()["message"]
-    r = api.put("/system/license", json={"activationCode": code(signing_key, 8),
-                                         "numberOfStations": 5})
+    r = api.put(
+        "/system/license", json={"activationCode": code(signing_key, 8), "numberOfStations": 5}
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["numberOfStations"] == 5
@@ -30,8 +34,12 @@ def test_no_licence_is_404_until_claimed(signing_key, api):
 
 def test_claim_raise_replace_and_remove(signing_key, api):
     first = code(signing_key, 10, system_id=system_id(api))
-    assert api.put("/system/license", json={"activationCode": first,
-                                            "numberOfStations": 4}).json()["numberOfStations"] == 4
+    assert (
+        api.put("/system/license", json={"activationCode": first, "numberOfStations": 4}).json()[
+            "numberOfStations"
+        ]
+        == 4
+    )
     # the same code again changes the count, up to what it allows
     raised = api.put("/system/license", json={"activationCode": first, "numberOfStations": 10})
     assert raised.status_code == 200 and raised.json()["numberOfStations"] == 10
@@ -53,8 +61,11 @@ def test_refused_codes(signing_key, api):
     stranger = licensing.generate_signing_key()
     cases = {
         "untrusted issuer": (code(stranger), 403, "not trust"),
-        "expired": (code(signing_key, expires=(date.today() - timedelta(days=1)).isoformat()),
-                    403, "expired"),
+        "expired": (
+            code(signing_key, expires=(date.today() - timedelta(days=1)).isoformat()),
+            403,
+            "expired",
+        ),
         "other system": (code(signing_key, system_id="someone-else"), 403, "system"),
     }
     good = code(signing_key)
@@ -63,7 +74,9 @@ def test_refused_codes(signing_key, api):
     forged_payload = licensing.issue(stranger, licensing.LicenceTerms("X", 999, "2025-01-01"))
     cases["forged"] = (f"{head}.{forged_payload.split('.')[1]}.{signature}", 403, "")
     cases["forged by the trusted key id"] = (
-        _with_kid(forged_payload, licensing.key_id(signing_key), signature), 403, "signature",
+        _with_kid(forged_payload, licensing.key_id(signing_key), signature),
+        403,
+        "signature",
     )
     cases["garbage"] = ("not a code", 400, "TW1")
     cases["damaged"] = (f"{head}.!!!.{signature}", 400, "")
@@ -77,10 +90,16 @@ def test_refused_codes(signing_key, api):
     for body in bad_bodies:
         r = api.put("/system/license", json=body)
         assert r.status_code == 400 and r.json()["message"], body
-    r = api.put("/system/license", content=b"{not json", headers={"content-type": "application/json"})
+    r = api.put(
+        "/system/license", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400
-    assert api.put("/system/license", json={"activationCode": good,
-                                            "numberOfStations": -1}).status_code == 400
+    assert (
+        api.put(
+            "/system/license", json={"activationCode": good, "numberOfStations": -1}
+        ).status_code
+        == 400
+    )
 
 
 def _with_kid(issued: str, kid: str, signature: str) -> str:
@@ -128,8 +147,7 @@ def test_keys_from_the_data_directory(data_dir):
     (data_dir / "trusted-keys").mkdir(parents=True)
     (data_dir / "trusted-keys" / "issuer.pub").write_text(licensing.public_key_text(key) + "\n")
     with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-        token = client.post("/session", json={"user": "admin",
-                                              "password": "correct horse battery"})
+        token = client.post("/session", json={"user": "admin", "password": "correct horse battery"})
         client.cookies.set("JSESSIONID", token.json()["session"]["value"])
         r = client.put("/system/license", json={"activationCode": code(key, 3)})
         assert r.status_code == 200, r.text
@@ -155,15 +173,22 @@ def test_station_limit_at_lock_time(signing_key, api, host):
 
 
 def test_source_type_not_licensed(signing_key, api):
-    api.put("/system/license", json={"activationCode": code(signing_key,
-                                                            source_types=["Web Browser"])})
+    api.put(
+        "/system/license", json={"activationCode": code(signing_key, source_types=["Web Browser"])}
+    )
     assert api.get("/system/license").json()["allowedSourceTypes"] == ["Web Browser"]
-    web = {"sourceName": "Intranet", "sourceType": "Web Browser",
-           "params": [{"type": "URL", "paramName": "URL", "paramValue": "https://example.org"}]}
+    web = {
+        "sourceName": "Intranet",
+        "sourceType": "Web Browser",
+        "params": [{"type": "URL", "paramName": "URL", "paramValue": "https://example.org"}],
+    }
     created = api.post("/sources", json=web)
     assert created.status_code == 200, created.text
-    stream = {"sourceName": "Cam", "sourceType": "Network Streamer",
-              "params": [{"type": "URL", "paramName": "URL", "paramValue": "https://cam.example"}]}
+    stream = {
+        "sourceName": "Cam",
+        "sourceType": "Network Streamer",
+        "params": [{"type": "URL", "paramName": "URL", "paramValue": "https://cam.example"}],
+    }
     r = api.post("/sources", json=stream)
     assert r.status_code == 403, r.text
     assert "Network Streamer" in r.json()["message"]

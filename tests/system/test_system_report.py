@@ -7,9 +7,14 @@ import tarfile
 
 from system_helpers import call, code
 
-FORM = {"name": "Ana Operator", "email": "ana@example.org", "catagory": "Display",
-        "whatDoing": "switching presets", "description": "Display 2 stays black",
-        "additionalText": "since Monday"}
+FORM = {
+    "name": "Ana Operator",
+    "email": "ana@example.org",
+    "catagory": "Display",
+    "whatDoing": "switching presets",
+    "description": "Display 2 stays black",
+    "additionalText": "since Monday",
+}
 
 
 def test_download_is_404_before_any_report(api):
@@ -39,8 +44,13 @@ def test_report_archive_contents_and_no_secrets(signing_key, api, host):
     with tarfile.open(fileobj=io.BytesIO(download.content), mode="r:bz2") as archive:
         names = archive.getnames()
         files = {n: archive.extractfile(n).read() for n in names}  # type: ignore[union-attr]
-    assert {"report.json", "configuration.json", "diagnostics.json", "state.json",
-            "logs/api.log"} <= set(names)
+    assert {
+        "report.json",
+        "configuration.json",
+        "diagnostics.json",
+        "state.json",
+        "logs/api.log",
+    } <= set(names)
     report = json.loads(files["report.json"])
     assert report["form"] == FORM
     assert report["system"]["version"] == "1.9"

@@ -64,15 +64,32 @@ def _wait_idle(api, seconds: float = 10.0) -> None:
 
 def test_network_update_is_busy_then_applied(api, host):
     iface = _interface(api)
-    assert set(iface) >= {"id", "deviceName", "portStatus", "linkSpeed", "usesDHCP",
-                          "leaseDuration", "ipAddress", "subnetMask", "defaultGateway",
-                          "preferredDNSAddress", "alternateDNSAddress", "runningDhcpd",
-                          "dhcpdStarting"}
+    assert set(iface) >= {
+        "id",
+        "deviceName",
+        "portStatus",
+        "linkSpeed",
+        "usesDHCP",
+        "leaseDuration",
+        "ipAddress",
+        "subnetMask",
+        "defaultGateway",
+        "preferredDNSAddress",
+        "alternateDNSAddress",
+        "runningDhcpd",
+        "dhcpdStarting",
+    }
     host.platform.network.apply_seconds = 1.5  # longer than the PUT's grace
-    update = {"id": iface["id"], "usesDHCP": False, "ipAddress": "192.168.77.10",
-              "subnetMask": "255.255.255.0", "defaultGateway": "192.168.77.1",
-              "preferredDNSAddress": "192.168.77.1", "alternateDNSAddress": "",
-              "runningDhcpd": False}
+    update = {
+        "id": iface["id"],
+        "usesDHCP": False,
+        "ipAddress": "192.168.77.10",
+        "subnetMask": "255.255.255.0",
+        "defaultGateway": "192.168.77.1",
+        "preferredDNSAddress": "192.168.77.1",
+        "alternateDNSAddress": "",
+        "runningDhcpd": False,
+    }
     r = api.put("/system/networkinterfaces", json=update)
     assert r.status_code == 204, r.text
     busy = api.get("/system/networkinterfaces")
@@ -90,9 +107,16 @@ def test_network_update_is_busy_then_applied(api, host):
 
 def test_network_update_rejects_bad_bodies(api):
     iface = _interface(api)
-    base = {"id": iface["id"], "usesDHCP": False, "ipAddress": "10.1.2.3",
-            "subnetMask": "255.255.255.0", "defaultGateway": "10.1.2.1",
-            "preferredDNSAddress": "", "alternateDNSAddress": "", "runningDhcpd": False}
+    base = {
+        "id": iface["id"],
+        "usesDHCP": False,
+        "ipAddress": "10.1.2.3",
+        "subnetMask": "255.255.255.0",
+        "defaultGateway": "10.1.2.1",
+        "preferredDNSAddress": "",
+        "alternateDNSAddress": "",
+        "runningDhcpd": False,
+    }
     bad = [
         {**base, "id": "nope0"},
         {**base, "ipAddress": "10.1.2.300"},
@@ -106,8 +130,9 @@ def test_network_update_rejects_bad_bodies(api):
         r = api.put("/system/networkinterfaces", json=body)
         assert r.status_code == 400, body
         assert r.json()["message"], body
-    r = api.put("/system/networkinterfaces", content=b"{{",
-                headers={"content-type": "application/json"})
+    r = api.put(
+        "/system/networkinterfaces", content=b"{{", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400
     # nothing was started
     assert api.get("/system/networkinterfaces").status_code == 200
@@ -130,7 +155,8 @@ def test_network_update_that_fails_answers_500(api, host, monkeypatch):
 def test_partner_access_and_vpn(api, host):
     assert api.get("/system/partneraccess").json() == {"partnerAccess": False}
     assert api.put("/system/partneraccess", json={"partnerAccess": True}).json() == {
-        "partnerAccess": True}
+        "partnerAccess": True
+    }
     assert api.get("/system/partneraccess").json() == {"partnerAccess": True}
     assert api.put("/system/partneraccess", json={"partnerAccess": "yes"}).status_code == 400
 
@@ -170,19 +196,30 @@ def test_packages(api, host):
     assert r.status_code == 200, r.text
     assert {e["name"]: e for e in r.json()}["fonts-noto-cjk"]["installed"] is True
     assert {e["name"]: e for e in api.get("/system/installthirdpartypackage").json()}[
-        "fonts-noto-cjk"]["installed"] is True
+        "fonts-noto-cjk"
+    ]["installed"] is True
     r = api.post("/system/installthirdpartypackage", json=["fonts-noto-cjk", "rm-rf"])
     assert r.status_code == 400 and "rm-rf" in r.json()["message"]
     assert api.post("/system/installthirdpartypackage", json=[]).status_code == 400
     assert api.post("/system/installthirdpartypackage", json={"a": 1}).status_code == 400
 
 
-@pytest.mark.parametrize("method,path", [
-    ("GET", "/system"), ("GET", "/system/license"), ("PUT", "/system/reboot"),
-    ("GET", "/system/diag"), ("GET", "/system/apilog"), ("GET", "/system/hostname"),
-    ("GET", "/system/networkinterfaces"), ("GET", "/system/timezone"),
-    ("GET", "/system/downloadtroubleshootingreport"), ("DELETE", "/system/vpn"),
-    ("GET", "/system/receiverdeviceassignmentsettings"), ("GET", "/system/manifest"),
-])
+@pytest.mark.parametrize(
+    "method,path",
+    [
+        ("GET", "/system"),
+        ("GET", "/system/license"),
+        ("PUT", "/system/reboot"),
+        ("GET", "/system/diag"),
+        ("GET", "/system/apilog"),
+        ("GET", "/system/hostname"),
+        ("GET", "/system/networkinterfaces"),
+        ("GET", "/system/timezone"),
+        ("GET", "/system/downloadtroubleshootingreport"),
+        ("DELETE", "/system/vpn"),
+        ("GET", "/system/receiverdeviceassignmentsettings"),
+        ("GET", "/system/manifest"),
+    ],
+)
 def test_system_needs_a_session(anon, method, path):
     assert anon.request(method, path).status_code == 401

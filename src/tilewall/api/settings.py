@@ -68,7 +68,7 @@ async def get_hostname(request: Request) -> HostNameOut:  # type: ignore[type-ar
     tags=TAGS,
     summary="Change the host name",
     description="Letters, digits and inner hyphens in dot-separated labels (RFC 1123), "
-                "at most 64 characters." + _SIMULATED,
+    "at most 64 characters." + _SIMULATED,
     responses=errors(503),
 )
 async def put_hostname(request: Request, data: HostNameIn) -> HostNameOut:  # type: ignore[type-arg]
@@ -202,13 +202,19 @@ async def get_assignment(request: Request) -> AssignmentOut:  # type: ignore[typ
     responses=errors(),
 )
 async def put_assignment(request: Request, data: AssignmentIn) -> AssignmentOut:  # type: ignore[type-arg]
-    a = await host_of(request.app.state).stations.set_assignment(
-        data.autoAssign, data.autoInherit
-    )
+    a = await host_of(request.app.state).stations.set_assignment(data.autoAssign, data.autoInherit)
     return AssignmentOut(a.auto_assign, a.auto_inherit)
 
 
 ROUTES = [
-    get_hostname, put_hostname, get_timezone, put_timezone, get_interfaces, put_interface,
-    get_partner_access, put_partner_access, get_assignment, put_assignment,
+    get_hostname,
+    put_hostname,
+    get_timezone,
+    put_timezone,
+    get_interfaces,
+    put_interface,
+    get_partner_access,
+    put_partner_access,
+    get_assignment,
+    put_assignment,
 ]

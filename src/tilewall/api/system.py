@@ -56,9 +56,18 @@ class VpnOut(msgspec.Struct):
 async def system_info(request: Request) -> SystemInfoOut:  # type: ignore[type-arg]
     i = await host_of(request.app.state).machine.info()
     return SystemInfoOut(
-        i.host_name, i.ip_address, i.system_id, i.product_version, i.product_build_data,
-        i.linux_distro, i.linux_version, i.onboard_stations, i.usb_stations,
-        i.network_stations, i.unknown_stations, i.version,
+        i.host_name,
+        i.ip_address,
+        i.system_id,
+        i.product_version,
+        i.product_build_data,
+        i.linux_distro,
+        i.linux_version,
+        i.onboard_stations,
+        i.usb_stations,
+        i.network_stations,
+        i.unknown_stations,
+        i.version,
     )
 
 
@@ -205,27 +214,53 @@ _VPN_DOC = (
 )
 
 
-@get("/system/vpn", tags=TAGS, summary="Remote control status", description=_VPN_DOC,
-     responses=errors())
+@get(
+    "/system/vpn",
+    tags=TAGS,
+    summary="Remote control status",
+    description=_VPN_DOC,
+    responses=errors(),
+)
 async def vpn_status(request: Request) -> VpnOut:  # type: ignore[type-arg]
     return await _vpn(request)
 
 
-@put("/system/vpn", tags=TAGS, summary="Start remote control", description=_VPN_DOC,
-     responses=errors(503))
+@put(
+    "/system/vpn",
+    tags=TAGS,
+    summary="Start remote control",
+    description=_VPN_DOC,
+    responses=errors(503),
+)
 async def vpn_start(request: Request) -> VpnOut:  # type: ignore[type-arg]
     await host_of(request.app.state).platform.remote.start()
     return await _vpn(request)
 
 
-@delete("/system/vpn", tags=TAGS, status_code=200, summary="Stop remote control",
-        description=_VPN_DOC, responses=errors(503))
+@delete(
+    "/system/vpn",
+    tags=TAGS,
+    status_code=200,
+    summary="Stop remote control",
+    description=_VPN_DOC,
+    responses=errors(503),
+)
 async def vpn_stop(request: Request) -> VpnOut:  # type: ignore[type-arg]
     await host_of(request.app.state).platform.remote.stop()
     return await _vpn(request)
 
 
 ROUTES = [
-    system_info, mapping_data_version, reboot, shutdown, manifest, diag, api_log,
-    third_party, install_third_party, vpn_status, vpn_start, vpn_stop,
+    system_info,
+    mapping_data_version,
+    reboot,
+    shutdown,
+    manifest,
+    diag,
+    api_log,
+    third_party,
+    install_third_party,
+    vpn_status,
+    vpn_start,
+    vpn_stop,
 ]

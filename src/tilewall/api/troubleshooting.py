@@ -42,7 +42,8 @@ async def submit_report(request: Request, data: ReportIn) -> ReportOut:  # type:
         ReportForm(**msgspec.structs.asdict(data))
     )
     return ReportOut(
-        "troubleshooting report created", "/api/system/downloadtroubleshootingreport",
+        "troubleshooting report created",
+        "/api/system/downloadtroubleshootingreport",
         path.stat().st_size,
     )
 

@@ -69,8 +69,12 @@ class Host:
     ) -> "Host":
         store = await Store.open(data_dir)
         host = cls(
-            store, data_dir / "media", clock, idle_timeout_s,
-            config=config or Config.load(data_dir), data_dir=data_dir,
+            store,
+            data_dir / "media",
+            clock,
+            idle_timeout_s,
+            config=config or Config.load(data_dir),
+            data_dir=data_dir,
         )
         await host.core.load()
         await host.accounts.load()
@@ -89,9 +93,13 @@ class Host:
         info = await self.machine.info()
         results = await self.machine.diagnostics()
         async with self.core.change() as tx:
-            tx.put_setting("troubleshooting_report", {
-                "form": dataclasses.asdict(form), "created_ms": int(created * 1000),
-            })
+            tx.put_setting(
+                "troubleshooting_report",
+                {
+                    "form": dataclasses.asdict(form),
+                    "created_ms": int(created * 1000),
+                },
+            )
         documents = {
             "report.json": {
                 "form": dataclasses.asdict(form),
@@ -112,23 +120,33 @@ class Host:
 
     def _configuration(self) -> dict[str, Any]:
         config = self.config
-        configuration: dict[str, Any] = troubleshooting.redact({
-            "host_management": config.host_management,
-            "network_apply_seconds": config.network_apply_seconds,
-            # key ids and where they came from; the keys are public anyway
-            "trusted_licence_keys": dict(config.key_sources),
-            "settings": msgspec.to_builtins(self.core.state.settings),
-            "users": self.accounts.users(),
-            "live_sessions": self.accounts.session_count,
-        })
+        configuration: dict[str, Any] = troubleshooting.redact(
+            {
+                "host_management": config.host_management,
+                "network_apply_seconds": config.network_apply_seconds,
+                # key ids and where they came from; the keys are public anyway
+                "trusted_licence_keys": dict(config.key_sources),
+                "settings": msgspec.to_builtins(self.core.state.settings),
+                "users": self.accounts.users(),
+                "live_sessions": self.accounts.session_count,
+            }
+        )
         return configuration
 
     def _state_dump(self) -> dict[str, Any]:
         state = self.core.state
         dump: dict[str, Any] = {
             kind: msgspec.to_builtins(list(state.collection(kind).values()))
-            for kind in ("station", "display", "wall", "zone", "mirror", "source", "preset",
-                         "layout")
+            for kind in (
+                "station",
+                "display",
+                "wall",
+                "zone",
+                "mirror",
+                "source",
+                "preset",
+                "layout",
+            )
         }
         dump["online"] = sorted(self.stations.online)
         dump["round_trip_ms"] = dict(self.stations.round_trip_ms)

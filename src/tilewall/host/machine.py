@@ -50,8 +50,10 @@ class PowerOutcome:
     def message(self) -> str:
         if self.performed:
             return f"{self.action} started"
-        return (f"{self.action} recorded but not performed: host management is off "
-                "(start the host with --host-management to let it act on the machine)")
+        return (
+            f"{self.action} recorded but not performed: host management is off "
+            "(start the host with --host-management to let it act on the machine)"
+        )
 
 
 def build_data(distribution: str = "tilewall") -> str:
@@ -131,14 +133,16 @@ class Machine:
             if not station.locked:
                 continue
             display = state.displays.get(station.display_id) if station.display_id else None
-            probes.append(StationProbe(
-                seat_id=station.seat_id,
-                name=station.name,
-                round_trip_ms=self._stations.round_trip_ms.get(station.seat_id),
-                firmware=station.firmware,
-                # a receiver that never reported a screen has nothing to show on
-                has_display=display is not None and station.screen is not None,
-            ))
+            probes.append(
+                StationProbe(
+                    seat_id=station.seat_id,
+                    name=station.name,
+                    round_trip_ms=self._stations.round_trip_ms.get(station.seat_id),
+                    firmware=station.firmware,
+                    # a receiver that never reported a screen has nothing to show on
+                    has_display=display is not None and station.screen is not None,
+                )
+            )
         return DiagnosticsInput(self._licence.current(), self.today(), probes)
 
     async def diagnostics(self) -> list[DiagnosticResult]:

@@ -181,7 +181,9 @@ class Core:
         Code inside validates before it mutates, so an exception leaves nothing applied.
         """
         if _IN_CHANGE.get():
-            raise RuntimeError("Core.change() entered again from inside a change: it would deadlock")
+            raise RuntimeError(
+                "Core.change() entered again from inside a change: it would deadlock"
+            )
         async with self._lock:
             tx = Transaction(self.state)
             token = _IN_CHANGE.set(True)

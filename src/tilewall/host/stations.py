@@ -75,9 +75,9 @@ class Stations:
     def _predecessor(self, ip: str) -> Station | None:
         """The one locked, offline station with a display at ``ip``, if exactly one."""
         found = [
-            s for s in self._core.state.stations.values()
-            if s.locked and s.ip == ip and s.display_id is not None
-            and s.seat_id not in self.online
+            s
+            for s in self._core.state.stations.values()
+            if s.locked and s.ip == ip and s.display_id is not None and s.seat_id not in self.online
         ]
         return found[0] if len(found) == 1 else None
 
@@ -178,8 +178,7 @@ class Stations:
     def _inherit(self, tx: Transaction, old: Station, new: Station, named: bool) -> None:
         """``new`` replaces ``old`` on its seat: same display, same place in the topology."""
         assert old.display_id is not None
-        log.info("receiver %s replaces %s as display %d", new.seat_id, old.seat_id,
-                 old.display_id)
+        log.info("receiver %s replaces %s as display %d", new.seat_id, old.seat_id, old.display_id)
         new.locked = True
         new.display_id = old.display_id
         new.location = old.location

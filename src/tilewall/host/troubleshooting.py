@@ -27,8 +27,9 @@ MAX_FIELD = 20_000
 #: the newest part of each log file that goes into a report
 MAX_LOG_BYTES = 8 * 1024 * 1024
 REDACTED = "<redacted>"
-_SECRET_KEY = re.compile(r"pass(word|wd)?|secret|token|private|session_?id|cookie|credential|^code$",
-                         re.IGNORECASE)
+_SECRET_KEY = re.compile(
+    r"pass(word|wd)?|secret|token|private|session_?id|cookie|credential|^code$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,8 @@ def redact(value: Any) -> Any:
     """``value`` with every entry whose key names a secret replaced, recursively."""
     if isinstance(value, dict):
         return {
-            k: REDACTED if isinstance(k, str) and _SECRET_KEY.search(k) and v not in (None, "")
+            k: REDACTED
+            if isinstance(k, str) and _SECRET_KEY.search(k) and v not in (None, "")
             else redact(v)
             for k, v in value.items()
         }
@@ -68,8 +70,10 @@ def redact(value: Any) -> Any:
 def _redact_param(item: dict[str, Any]) -> Any:
     name = item.get("paramName")
     if isinstance(name, str) and _SECRET_KEY.search(name) and "paramValue" in item:
-        return {**redact({k: v for k, v in item.items() if k != "paramValue"}),
-                "paramValue": REDACTED}
+        return {
+            **redact({k: v for k, v in item.items() if k != "paramValue"}),
+            "paramValue": REDACTED,
+        }
     return redact(item)
 
 
