@@ -153,3 +153,15 @@ def test_host_management_gives_the_real_adapters(tmp_path: Path):
     simulated = Host(None, tmp_path)
     assert simulated.platform.host_management is False
     assert isinstance(simulated.platform.hostname, SimulatedHostName)
+
+
+def test_swapped_platform_reaches_every_service(tmp_path: Path):
+    import dataclasses
+
+    from tilewall.host.host import Host
+    from tilewall.platform.serialports import RecordingSerialPorts
+
+    host = Host(None, tmp_path)
+    swapped = dataclasses.replace(host.platform, serial=RecordingSerialPorts())
+    host.platform = swapped
+    assert host.platform is swapped and host.machine.platform is swapped

@@ -125,3 +125,34 @@ def test_apilog_rotates(api, host, monkeypatch):
     assert (logs / "api.log.1").exists()
     assert len(host.machine.api_log_files()) >= 2
     assert len(api.get("/system/apilog").text) <= 2000 + 400
+
+
+SPEC_SYSTEM_PATHS = {
+    "/system": {"get"},
+    "/system/license": {"get", "put", "delete"},
+    "/system/license/download": {"get"},
+    "/system/reboot": {"put"},
+    "/system/shutdown": {"put"},
+    "/system/manifest": {"get"},
+    "/system/apilog": {"get"},
+    "/system/vpn": {"get", "put", "delete"},
+    "/system/diag": {"get"},
+    "/system/installthirdpartypackage": {"get", "post"},
+    "/system/submittroubleshootingreport": {"post"},
+    "/system/downloadtroubleshootingreport": {"get"},
+    "/system/hostname": {"get", "put"},
+    "/system/networkinterfaces": {"get", "put"},
+    "/system/partneraccess": {"get", "put"},
+    "/system/receiverdeviceassignmentsettings": {"get", "put"},
+    "/system/timezone": {"get", "put"},
+    "/system/mappingdataversion": {"get"},
+}
+
+
+def test_openapi_describes_every_system_operation(api):
+    paths = api.get("/openapi.json").json()["paths"]
+    for path, methods in SPEC_SYSTEM_PATHS.items():
+        assert methods <= set(paths.get("/api" + path, {})), path
+    put_licence = paths["/api/system/license"]["put"]
+    assert {"400", "403"} <= set(put_licence["responses"])
+    assert "forged" in put_licence["description"]

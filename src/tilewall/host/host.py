@@ -43,7 +43,7 @@ class Host:
         self.data_dir = data_dir
         self.core = Core(store, clock or SystemClock())
         #: the machine: simulated (changes kept in settings) unless host management is on
-        self.platform = platform or platform_for(
+        self._platform = platform or platform_for(
             self.config.host_management,
             CoreSettings(self.core),
             network_apply_seconds=self.config.network_apply_seconds,
@@ -57,7 +57,7 @@ class Host:
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
-        self.machine = Machine(self.core, self.platform, self.stations, self.licence, data_dir)
+        self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
 
     @classmethod
     async def open(
@@ -83,6 +83,17 @@ class Host:
     async def close(self) -> None:
         if self.core.store is not None:
             await self.core.store.close()
+
+    @property
+    def platform(self) -> Platform:
+        """The machine adapters; simulated unless host management is on."""
+        return self._platform
+
+    @platform.setter
+    def platform(self, platform: Platform) -> None:
+        # tests swap adapters (say, recording serial ports); every service sees the swap
+        self._platform = platform
+        self.machine.platform = platform
 
     async def submit_troubleshooting_report(self, form: troubleshooting.ReportForm) -> Path:
         """Keep the form and build the report archive (see :mod:`troubleshooting`)."""
