@@ -9,19 +9,19 @@ what was configured, durably.
 """
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id
 from tilewall.host.state import Core
+from tilewall.platform.facts import SYSTEM_ID_SETTING
 
 V1 = "failover_v1"
 V2 = "failover_v2"
 NETWORK = "failover_network"
 #: this host's stable system id, generated on first need
-SYSTEM_ID = "system_id"
+SYSTEM_ID = SYSTEM_ID_SETTING
 
 MAX_SYSTEMS = 2
 MAX_GRACE_S = 86_400
@@ -103,9 +103,13 @@ def _interface(value: str, field: str) -> str:
 
 class Failover:
     def __init__(
-        self, core: Core, interfaces: Callable[[], list[str]] = machine_interfaces
+        self,
+        core: Core,
+        system_id: Callable[[], Awaitable[str]],
+        interfaces: Callable[[], list[str]] = machine_interfaces,
     ) -> None:
         self._core = core
+        self._system_id = system_id
         self._interfaces = interfaces
 
     # this host
@@ -116,16 +120,8 @@ class Failover:
         return raw if isinstance(raw, str) and raw else None
 
     async def system_id(self) -> str:
-        """This host's stable system id; generated and stored the first time."""
-        found = self.local_system_id()
-        if found is not None:
-            return found
-        async with self._core.change() as tx:
-            found = self.local_system_id()  # another change may have made one meanwhile
-            if found is None:
-                found = new_id()
-                tx.put_setting(SYSTEM_ID, found)
-        return found
+        """This host's stable system id (the one GET /system reports), made if needed."""
+        return await self._system_id()
 
     # version 1
 
