@@ -37,7 +37,7 @@ def _chromium() -> str | None:
     return os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def host_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("console-host")
     port = _free_port()
@@ -86,7 +86,7 @@ def host_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def api(host_url: str) -> Iterator[httpx.Client]:
     """A logged-in interface client, to check what the console did."""
     with httpx.Client(base_url=f"{host_url}/api", timeout=10) as client:
@@ -95,7 +95,7 @@ def api(host_url: str) -> Iterator[httpx.Client]:
         yield client
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     executable = _chromium()
     if executable is None:
@@ -108,7 +108,7 @@ def browser() -> Iterator[object]:
         b.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def logged_in_context(browser: object, host_url: str) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1024, "height": 768})  # type: ignore[attr-defined]
     page = context.new_page()
