@@ -369,3 +369,74 @@ class DeleteMixin(ResourceBase):
 
 class CrudMixin(ListMixin, CreateMixin, GetMixin, DeleteMixin):
     """List, create, get and delete tests for one resource."""
+
+
+# ---------------------------------------------------------------------------------------
+# a real server in a subprocess
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """``tilewall serve`` on a free local port and ``data_dir``, as an operator runs it."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str]) -> None:
+        self.data_dir = data_dir
+        self.env = env
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def start(self, timeout: float = 30.0) -> "ServerProcess":
+        import os
+        import sys
+        import time
+
+        import httpx
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from tilewall.cli import main; main()", "serve",
+             "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            env={**os.environ, **self.env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                httpx.get(f"{self.base}/openapi.json", timeout=1.0)
+                return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hooks, no flushing."""
+        import signal
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if self.proc is not None and self.proc.stderr is not None:
+            self.proc.stderr.close()
