@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, Router
+from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
@@ -19,6 +20,7 @@ from tilewall.api import (
     media,
     mirrorgroups,
     network,
+    overlays,
     presets,
     session,
     sources,
@@ -29,6 +31,7 @@ from tilewall.api import (
 from tilewall.api.auth import COOKIE, require_session
 from tilewall.api.errors import HANDLERS
 from tilewall.host.host import Host
+from tilewall.receivers.media import media_file
 
 log = logging.getLogger("tilewall.access")
 WEB = Path(__file__).parent / "web"
@@ -44,6 +47,7 @@ API_MODULES: list[Any] = [
     mirrorgroups,
     system,
     media,
+    overlays,
 ]
 
 
@@ -51,7 +55,7 @@ def access_log(app: ASGIApp) -> ASGIApp:
     """One line per request: method, path, status, milliseconds."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -70,7 +74,7 @@ def access_log(app: ASGIApp) -> ASGIApp:
             log.info(
                 '%s "%s %s" %s %.1fms',
                 client[0],
-                scope["method"],
+                scope.get("method", "-"),
                 scope["path"],
                 status,
                 (time.perf_counter() - started) * 1000,
@@ -82,19 +86,20 @@ def access_log(app: ASGIApp) -> ASGIApp:
 def create_app(
     host: Host | None,
     extra_routes: Sequence[Any] = (),
-    on_startup: Sequence[Callable[[], Any]] = (),
-    on_shutdown: Sequence[Callable[[], Any]] = (),
+    on_startup: Sequence[Callable[..., Any]] = (),
+    on_shutdown: Sequence[Callable[..., Any]] = (),
 ) -> Litestar:
     handlers: list[Any] = []
     for module in API_MODULES:
         handlers += module.ROUTES
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
-    routes: list[Any] = [api, *extra_routes]
+    routes: list[Any] = [api, media_file, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(
-            create_static_files_router(path="/receiver", directories=[receiver_dir],
-                                       html_mode=True, name="receiver")
+            create_static_files_router(
+                path="/receiver", directories=[receiver_dir], html_mode=True, name="receiver"
+            )
         )
     app = Litestar(
         route_handlers=routes,
@@ -112,7 +117,9 @@ def create_app(
             render_plugins=[SwaggerRenderPlugin(path="/docs")],
             components=Components(
                 security_schemes={
-                    "session": SecurityScheme(type="apiKey", name=COOKIE, security_scheme_in="cookie")
+                    "session": SecurityScheme(
+                        type="apiKey", name=COOKIE, security_scheme_in="cookie"
+                    )
                 }
             ),
             security=[{"session": []}],
@@ -125,4 +132,3 @@ def create_app(
     )
     app.state.host = host
     return app
-

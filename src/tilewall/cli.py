@@ -46,16 +46,27 @@ async def ensure_admin(host: Host, data_dir: Path) -> None:
 @main.command()
 @click.option("--host", "bind", default="0.0.0.0", show_default=True, help="Address to bind.")
 @click.option("--port", default=9000, show_default=True, type=int)
-@click.option("--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR,
-              show_default=True)
+@click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
+)
 @click.option("--demo", is_flag=True, help="Seed the demo topology on an empty data directory.")
-@click.option("--server", type=click.Choice(["uvicorn", "granian"]), default="uvicorn",
-              show_default=True, help="ASGI server.")
-@click.option("--session-idle-seconds", type=float,
-              default=float(os.environ.get("TILEWALL_SESSION_IDLE_SECONDS", "1800")),
-              show_default=True, help="Idle time after which a session expires.")
-def serve(bind: str, port: int, data_dir: Path, demo: bool, server: str,
-          session_idle_seconds: float) -> None:
+@click.option(
+    "--server",
+    type=click.Choice(["uvicorn", "granian"]),
+    default="uvicorn",
+    show_default=True,
+    help="ASGI server.",
+)
+@click.option(
+    "--session-idle-seconds",
+    type=float,
+    default=float(os.environ.get("TILEWALL_SESSION_IDLE_SECONDS", "1800")),
+    show_default=True,
+    help="Idle time after which a session expires.",
+)
+def serve(
+    bind: str, port: int, data_dir: Path, demo: bool, server: str, session_idle_seconds: float
+) -> None:
     """Serve the interface, the receivers and the console."""
     from tilewall.server import run
 
@@ -92,8 +103,9 @@ def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> 
         sys.exit(1)
 
 
-_data_dir = click.option("--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR,
-                         show_default=True)
+_data_dir = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
+)
 
 
 @user.command("add")

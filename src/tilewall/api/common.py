@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from litestar.openapi.spec import Example, Operation
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example, Operation
 
 from tilewall.host.host import Host
 

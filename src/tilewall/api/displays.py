@@ -16,15 +16,15 @@ PATH = "/displays/{displayId:str}"
 
 
 class DisplayBody(msgspec.Struct):
-    displayId: int  # noqa: N815
-    seatId: str  # noqa: N815
-    isOnline: bool  # noqa: N815
-    playingSourceId: str  # noqa: N815
-    isShowingWelcomeScreen: bool  # noqa: N815
+    displayId: int
+    seatId: str
+    isOnline: bool
+    playingSourceId: str
+    isShowingWelcomeScreen: bool
 
 
 class DisplayListItem(DisplayBody):
-    stationType: str  # noqa: N815
+    stationType: str
 
 
 class DisplayList(msgspec.Struct):
@@ -37,18 +37,18 @@ class ResolutionBody(msgspec.Struct):
 
 
 class DisplaySettings(msgspec.Struct):
-    displayId: int  # noqa: N815
-    currentResolution: ResolutionBody  # noqa: N815
-    availableResolutions: list[ResolutionBody]  # noqa: N815
+    displayId: int
+    currentResolution: ResolutionBody
+    availableResolutions: list[ResolutionBody]
 
 
 class TagBody(msgspec.Struct):
-    displayTag: str  # noqa: N815
+    displayTag: str
 
 
 class DisplayTag(msgspec.Struct):
-    displayId: int  # noqa: N815
-    displayTag: str  # noqa: N815
+    displayId: int
+    displayTag: str
 
 
 def shape(host: Host, display: Display) -> DisplayBody:
@@ -88,13 +88,13 @@ async def list_displays(
 
 
 @get(PATH, tags=TAGS, summary="Read a display", responses=errors(404))
-async def get_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]  # noqa: N803
+async def get_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(host, host.stations.display(displayId))
 
 
 @put(f"{PATH}/reset", tags=TAGS, summary="Restart the display's rendering", responses=errors(404))
-async def reset_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]  # noqa: N803
+async def reset_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(host, host.stations.reset_display(displayId))
 
@@ -109,13 +109,13 @@ def _settings(host: Host, display: Display) -> DisplaySettings:
 
 
 @get(f"{PATH}/settings", tags=TAGS, summary="Display resolution", responses=errors(404))
-async def get_settings(request: Request, displayId: str) -> DisplaySettings:  # type: ignore[type-arg]  # noqa: N803
+async def get_settings(request: Request, displayId: str) -> DisplaySettings:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return _settings(host, host.stations.display(displayId))
 
 
 @put(f"{PATH}/settings", tags=TAGS, summary="Set the display resolution", responses=errors(404))
-async def put_settings(request: Request, displayId: str, data: ResolutionBody) -> DisplaySettings:  # type: ignore[type-arg]  # noqa: N803
+async def put_settings(request: Request, displayId: str, data: ResolutionBody) -> DisplaySettings:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     display = host.stations.display(displayId)
     await host.stations.set_resolution(display, data.width, data.height)
@@ -123,13 +123,13 @@ async def put_settings(request: Request, displayId: str, data: ResolutionBody) -
 
 
 @get(f"{PATH}/tag", tags=TAGS, summary="The display's tag", responses=errors(404))
-async def get_tag(request: Request, displayId: str) -> DisplayTag:  # type: ignore[type-arg]  # noqa: N803
+async def get_tag(request: Request, displayId: str) -> DisplayTag:  # type: ignore[type-arg]
     display = host_of(request.app.state).stations.display(displayId)
     return DisplayTag(display.display_id, display.tag)
 
 
 @put(f"{PATH}/tag", tags=TAGS, summary="Set the display's tag", responses=errors(404))
-async def put_tag(request: Request, displayId: str, data: TagBody) -> DisplayTag:  # type: ignore[type-arg]  # noqa: N803
+async def put_tag(request: Request, displayId: str, data: TagBody) -> DisplayTag:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     display = await host.stations.set_tag(host.stations.display(displayId), data.displayTag)
     return DisplayTag(display.display_id, display.tag)
@@ -143,8 +143,18 @@ ROUTES = [
     put_settings,
     get_tag,
     put_tag,
-    switch_route(PATH, "displayId", TAGS, "a display", _resolve, _shape_key,
-                 "destinationSourceId", DisplayBody, "display-switch"),
-    *control_routes(PATH, "displayId", TAGS, "display", _resolve, _shape_key, DisplayBody,
-                    "display"),
+    switch_route(
+        PATH,
+        "displayId",
+        TAGS,
+        "a display",
+        _resolve,
+        _shape_key,
+        "destinationSourceId",
+        DisplayBody,
+        "display-switch",
+    ),
+    *control_routes(
+        PATH, "displayId", TAGS, "display", _resolve, _shape_key, DisplayBody, "display"
+    ),
 ]

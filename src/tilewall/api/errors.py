@@ -2,6 +2,7 @@
 errors with their status, anything unexpected as a 500 without internals."""
 
 import logging
+from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
@@ -26,14 +27,16 @@ def _body(status: int, message: str) -> Response[dict[str, object]]:
     )
 
 
-def host_error(_request: Request, exc: Exception) -> Response[dict[str, object]]:
+def host_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
     for kind, status in STATUS.items():
         if isinstance(exc, kind):
             return _body(status, str(exc))
     return _body(400, str(exc))
 
 
-def validation_error(_request: Request, exc: Exception) -> Response[dict[str, object]]:
+def validation_error(
+    _request: Request[Any, Any, Any], exc: Exception
+) -> Response[dict[str, object]]:
     assert isinstance(exc, ValidationException)
     details = []
     for item in exc.extra or []:
@@ -45,7 +48,7 @@ def validation_error(_request: Request, exc: Exception) -> Response[dict[str, ob
     return _body(400, message)
 
 
-def http_error(_request: Request, exc: Exception) -> Response[dict[str, object]]:
+def http_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
     assert isinstance(exc, HTTPException)
     response = _body(exc.status_code, str(exc.detail))
     if exc.headers:
@@ -53,7 +56,7 @@ def http_error(_request: Request, exc: Exception) -> Response[dict[str, object]]
     return response
 
 
-def internal_error(request: Request, exc: Exception) -> Response[dict[str, object]]:
+def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
     log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
     return _body(500, "internal error; the host log has details")
 

@@ -17,7 +17,7 @@ class MediaFileBody(msgspec.Struct):
     name: str
     size: int
     kind: str
-    durationInMilliseconds: int | None  # noqa: N815
+    durationInMilliseconds: int | None
     modified: int
 
 
@@ -29,14 +29,25 @@ def shape(f: MediaFile) -> MediaFileBody:
     return MediaFileBody(f.name, f.size, f.kind, f.duration_ms, f.modified_ms)
 
 
-@get("/media", tags=TAGS, summary="List the media library", responses=errors(),
-     operation_class=Extension)
+@get(
+    "/media",
+    tags=TAGS,
+    summary="List the media library",
+    responses=errors(),
+    operation_class=Extension,
+)
 async def list_media(request: Request) -> MediaList:  # type: ignore[type-arg]
     return MediaList([shape(f) for f in host_of(request.app.state).media.all()])
 
 
-@put("/media/{name:path}", tags=TAGS, summary="Upload a media file (the body is the file)",
-     responses=errors(409, 413), operation_class=Extension, request_max_body_size=MAX_UPLOAD)
+@put(
+    "/media/{name:path}",
+    tags=TAGS,
+    summary="Upload a media file (the body is the file)",
+    responses=errors(409, 413),
+    operation_class=Extension,
+    request_max_body_size=MAX_UPLOAD,
+)
 async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: ignore[type-arg]
     async def chunks() -> AsyncIterator[bytes]:
         async for chunk in request.stream():
@@ -45,17 +56,32 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
     return shape(await host_of(request.app.state).media.save(name, chunks()))
 
 
-@get("/media/{name:path}", tags=TAGS, summary="Download a media file",
-     responses=errors(404), operation_class=Extension, media_type="application/octet-stream")
+@get(
+    "/media/{name:path}",
+    tags=TAGS,
+    summary="Download a media file",
+    responses=errors(404),
+    operation_class=Extension,
+    media_type="application/octet-stream",
+)
 async def get_media(request: Request, name: str) -> File:  # type: ignore[type-arg]
     media = host_of(request.app.state).media
     canonical = media.require_file(name)
-    return File(media.path(canonical), filename=canonical.rsplit("/", 1)[-1],
-                content_disposition_type="inline")
+    return File(
+        media.path(canonical),
+        filename=canonical.rsplit("/", 1)[-1],
+        content_disposition_type="inline",
+    )
 
 
-@delete("/media/{name:path}", status_code=200, tags=TAGS, summary="Delete a media file",
-        responses=errors(404), operation_class=Extension)
+@delete(
+    "/media/{name:path}",
+    status_code=200,
+    tags=TAGS,
+    summary="Delete a media file",
+    responses=errors(404),
+    operation_class=Extension,
+)
 async def delete_media(request: Request, name: str) -> Done:  # type: ignore[type-arg]
     media = host_of(request.app.state).media
     media.delete(name)

@@ -30,20 +30,20 @@ class MirrorList(msgspec.Struct):
 class MirrorBody(msgspec.Struct):
     id: str
     name: str
-    displayIds: list[int]  # noqa: N815
-    isPlaying: bool  # noqa: N815
-    playingSourceId: str  # noqa: N815
-    isShowingWelcomeScreen: bool  # noqa: N815
+    displayIds: list[int]
+    isPlaying: bool
+    playingSourceId: str
+    isShowingWelcomeScreen: bool
 
 
 class MirrorIn(msgspec.Struct):
     name: str
-    displayIds: list[int] = []  # noqa: N815
+    displayIds: list[int] = []
 
 
 class MirrorUpdate(msgspec.Struct):
     name: str | None = None
-    displayIds: list[int] | None = None  # noqa: N815
+    displayIds: list[int] | None = None
 
 
 def shape(group: MirrorGroup) -> MirrorBody:
@@ -70,15 +70,29 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
     def shape_key(host: Host, key: str) -> MirrorBody:
         return shape(find(host, key))
 
-    @get(path, tags=TAGS, summary=f"Read a mirror group ({how})", responses=errors(404),
-         name=f"mirror-get-{how}")
+    @get(
+        path,
+        tags=TAGS,
+        summary=f"Read a mirror group ({how})",
+        responses=errors(404),
+        name=f"mirror-get-{how}",
+    )
     async def read(request: Request) -> MirrorBody:  # type: ignore[type-arg]
         return shape_key(host_of(request.app.state), request.path_params[param])
 
     return [
         read,
-        *control_routes(path, param, TAGS, f"mirror group {how}", resolve, shape_key,
-                        MirrorBody, f"mirror-{how}", not_found="zone {key!r} not found"),
+        *control_routes(
+            path,
+            param,
+            TAGS,
+            f"mirror group {how}",
+            resolve,
+            shape_key,
+            MirrorBody,
+            f"mirror-{how}",
+            not_found="zone {key!r} not found",
+        ),
     ]
 
 
@@ -89,24 +103,41 @@ async def list_mirrors(request: Request) -> MirrorList:  # type: ignore[type-arg
     return MirrorList([MirrorRef(g.id, g.name) for g in groups])
 
 
-@post("/mirrorgroups", status_code=200, tags=[EXTENSION_TAG, *TAGS],
-      summary="Create a mirror group", responses=errors(404, 409), operation_class=Extension)
+@post(
+    "/mirrorgroups",
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Create a mirror group",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
 async def create_mirror(request: Request, data: MirrorIn) -> MirrorBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(await host.topology.create_mirror(data.name, data.displayIds))
 
 
-@put(BY_ID, tags=[EXTENSION_TAG, *TAGS], summary="Update a mirror group",
-     responses=errors(404, 409), operation_class=Extension)
-async def update_mirror(request: Request, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:  # type: ignore[type-arg]  # noqa: N803
+@put(
+    BY_ID,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Update a mirror group",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def update_mirror(request: Request, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     group = host.topology.mirror(mirrorgroupId)
     return shape(await host.topology.update_mirror(group, data.name, data.displayIds))
 
 
-@delete(BY_ID, status_code=200, tags=[EXTENSION_TAG, *TAGS], summary="Delete a mirror group",
-        responses=errors(404), operation_class=Extension)
-async def delete_mirror(request: Request, mirrorgroupId: str) -> Done:  # type: ignore[type-arg]  # noqa: N803
+@delete(
+    BY_ID,
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Delete a mirror group",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def delete_mirror(request: Request, mirrorgroupId: str) -> Done:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     group = host.topology.mirror(mirrorgroupId)
     await host.topology.delete_mirror(group)

@@ -28,7 +28,7 @@ class DeviceItem(msgspec.Struct):
 
 
 class ReceiverDevice(msgspec.Struct):
-    seatId: str  # noqa: N815
+    seatId: str
     name: str
     location: str
     ip: str
@@ -37,8 +37,8 @@ class ReceiverDevice(msgspec.Struct):
     devices: list[DeviceItem]
     model: str
     firmware: str
-    isOnline: bool  # noqa: N815 - tilewall adds liveness
-    displayId: int | None = None  # noqa: N815 - tilewall adds the display of a locked seat
+    isOnline: bool
+    displayId: int | None = None
 
 
 class NetworkList(msgspec.Struct):
@@ -89,9 +89,13 @@ async def list_network(request: Request) -> NetworkList:  # type: ignore[type-ar
     return NetworkList([_device(request, s) for s in stations])
 
 
-@get("/network/devices/{seatId:str}", tags=TAGS, summary="USB devices of a seat",
-     responses=errors(404))
-async def usb_devices(request: Request, seatId: str) -> UsbDevices:  # type: ignore[type-arg]  # noqa: N803
+@get(
+    "/network/devices/{seatId:str}",
+    tags=TAGS,
+    summary="USB devices of a seat",
+    responses=errors(404),
+)
+async def usb_devices(request: Request, seatId: str) -> UsbDevices:  # type: ignore[type-arg]
     station = host_of(request.app.state).stations.station(seatId)
     if not station.usb_devices:
         raise NotFound(f"no devices found on seat {station.seat_id!r}")
@@ -103,20 +107,32 @@ async def get_device(request: Request, ip: str) -> ReceiverDevice:  # type: igno
     return _device(request, host_of(request.app.state).stations.station(ip))
 
 
-@put("/network/{ip:str}/reset", tags=TAGS, summary="Reset (reload) a receiver device",
-     responses=errors(404, 409))
+@put(
+    "/network/{ip:str}/reset",
+    tags=TAGS,
+    summary="Reset (reload) a receiver device",
+    responses=errors(404, 409),
+)
 async def reset_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
     return _device(request, host_of(request.app.state).stations.reset_station(ip))
 
 
-@put("/network/{ip:str}/lock", tags=TAGS, summary="Lock a receiver device to this host",
-     responses=errors(403, 404, 409))
+@put(
+    "/network/{ip:str}/lock",
+    tags=TAGS,
+    summary="Lock a receiver device to this host",
+    responses=errors(403, 404, 409),
+)
 async def lock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
     return _device(request, await host_of(request.app.state).stations.lock(ip))
 
 
-@put("/network/{ip:str}/unlock", tags=TAGS, summary="Unlock a receiver device",
-     responses=errors(404, 409))
+@put(
+    "/network/{ip:str}/unlock",
+    tags=TAGS,
+    summary="Unlock a receiver device",
+    responses=errors(404, 409),
+)
 async def unlock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
     return _device(request, await host_of(request.app.state).stations.unlock(ip))
 

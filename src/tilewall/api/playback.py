@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, get, put
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
 from tilewall.api.common import errors, host_of
@@ -25,7 +26,7 @@ class VideoListBody(msgspec.Struct):
     videolist: list[str]
     queue: bool = False
     repeat: bool = False
-    slideshowInterval: int = 10  # noqa: N815 - seconds each image shows
+    slideshowInterval: int = 10
 
 
 class TimeBody(msgspec.Struct):
@@ -33,14 +34,14 @@ class TimeBody(msgspec.Struct):
 
 
 class SourceSelector(msgspec.Struct):
-    sourceId: str = ""  # noqa: N815
-    sourceName: str = ""  # noqa: N815
+    sourceId: str = ""
+    sourceName: str = ""
 
 
 class MediaInfoBody(msgspec.Struct):
     filename: str
-    totalDurationInMillliseconds: int  # noqa: N815 - spelled so by the interface
-    currentTimeInMilliseconds: int  # noqa: N815
+    totalDurationInMillliseconds: int
+    currentTimeInMilliseconds: int
 
 
 def media_info(host: Host, target: Target) -> MediaInfoBody:
@@ -49,19 +50,33 @@ def media_info(host: Host, target: Target) -> MediaInfoBody:
 
 
 def switch_route(
-    path: str, param: str, tags: list[str], what: str, resolve: Resolve, shape: Shape,
-    missing_name: str, response: type, name: str,
+    path: str,
+    param: str,
+    tags: list[str],
+    what: str,
+    resolve: Resolve,
+    shape: Shape,
+    missing_name: str,
+    response: type,
+    name: str,
 ) -> Any:
     """PUT .../switch: the destination by query parameters or by body (version 1.3 style)."""
 
-    @put(f"{path}/switch", tags=tags, summary=f"Switch {what} to a source",
-         responses=errors(404), name=name)
+    @put(
+        f"{path}/switch",
+        tags=tags,
+        summary=f"Switch {what} to a source",
+        responses=errors(404),
+        name=name,
+    )
     async def switch(
         request: Request,  # type: ignore[type-arg]
-        destination_id: str | None = Parameter(query="destinationSourceId", default=None,
-                                               required=False),
-        destination_name: str | None = Parameter(query="destinationSourceName", default=None,
-                                                 required=False),
+        destination_id: str | None = Parameter(
+            query="destinationSourceId", default=None, required=False
+        ),
+        destination_name: str | None = Parameter(
+            query="destinationSourceName", default=None, required=False
+        ),
         welcome: bool = Parameter(query="isShowWelcomeScreen", default=False, required=False),
         data: SourceSelector | None = None,
     ) -> Any:
@@ -94,9 +109,16 @@ def control_routes(
     """play, playVideoList, pause, resume, rewind, forward, seek, mediainfo (and stop)."""
     out: list[Any] = []
 
-    def op(suffix: str, summary: str, extra_codes: tuple[int, ...] = (404, 409)) -> Any:
-        return put(f"{path}/{suffix}", tags=tags, summary=f"{summary} ({what})",
-                   responses=errors(*extra_codes), name=f"{prefix}-{suffix}")
+    def op(
+        suffix: str, summary: str, extra_codes: tuple[int, ...] = (404, 409)
+    ) -> HTTPRouteHandler:
+        return put(
+            f"{path}/{suffix}",
+            tags=tags,
+            summary=f"{summary} ({what})",
+            responses=errors(*extra_codes),
+            name=f"{prefix}-{suffix}",
+        )
 
     @op("play", "Play the assigned source, or the given one")
     async def play(request: Request, data: SourceSelector | None = None) -> Any:  # type: ignore[type-arg]
@@ -156,8 +178,13 @@ def control_routes(
         await host.playback.seek(target, data.time)
         return media_info(host, target)
 
-    @get(f"{path}/mediainfo", tags=tags, summary=f"What plays and where ({what})",
-         responses={404: errors(404)[404], 401: errors()[401]}, name=f"{prefix}-mediainfo")
+    @get(
+        f"{path}/mediainfo",
+        tags=tags,
+        summary=f"What plays and where ({what})",
+        responses={404: errors(404)[404], 401: errors()[401]},
+        name=f"{prefix}-mediainfo",
+    )
     async def mediainfo(request: Request) -> MediaInfoBody:  # type: ignore[type-arg]
         host = host_of(request.app.state)
         if not_found:

@@ -32,8 +32,13 @@ def _find(request: Request, key: str, by_name: bool) -> Preset:  # type: ignore[
     return host_of(request.app.state).presets.get(key, by_name)
 
 
-@post("/presets", status_code=200, tags=TAGS, summary="Save the current mapping as a preset",
-      responses=errors())
+@post(
+    "/presets",
+    status_code=200,
+    tags=TAGS,
+    summary="Save the current mapping as a preset",
+    responses=errors(),
+)
 async def save_preset(request: Request, data: PresetName) -> PresetRef:  # type: ignore[type-arg]
     preset = await host_of(request.app.state).presets.save(data.name)
     return PresetRef(preset.id, preset.name)
@@ -47,21 +52,37 @@ async def list_presets(request: Request) -> PresetList:  # type: ignore[type-arg
 def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
     how = "by name" if by_name else "by id"
 
-    @get(f"{prefix}/{{{param}:str}}", tags=TAGS, summary=f"Read a preset {how}",
-         responses=errors(404), name=f"get-preset-{param}")
+    @get(
+        f"{prefix}/{{{param}:str}}",
+        tags=TAGS,
+        summary=f"Read a preset {how}",
+        responses=errors(404),
+        name=f"get-preset-{param}",
+    )
     async def read(request: Request) -> PresetRef:  # type: ignore[type-arg]
         preset = _find(request, request.path_params[param], by_name)
         return PresetRef(preset.id, preset.name)
 
-    @delete(f"{prefix}/{{{param}:str}}", status_code=200, tags=TAGS,
-            summary=f"Delete a preset {how}", responses=errors(404), name=f"delete-preset-{param}")
+    @delete(
+        f"{prefix}/{{{param}:str}}",
+        status_code=200,
+        tags=TAGS,
+        summary=f"Delete a preset {how}",
+        responses=errors(404),
+        name=f"delete-preset-{param}",
+    )
     async def remove(request: Request) -> Done:  # type: ignore[type-arg]
         preset = _find(request, request.path_params[param], by_name)
         await host_of(request.app.state).presets.delete(preset)
         return Done(f"preset {preset.name!r} deleted")
 
-    @put(f"{prefix}/{{{param}:str}}/switch", tags=TAGS, summary=f"Recall a preset {how}",
-         responses=errors(404), name=f"switch-preset-{param}")
+    @put(
+        f"{prefix}/{{{param}:str}}/switch",
+        tags=TAGS,
+        summary=f"Recall a preset {how}",
+        responses=errors(404),
+        name=f"switch-preset-{param}",
+    )
     async def switch(request: Request) -> PresetSwitched:  # type: ignore[type-arg]
         preset = _find(request, request.path_params[param], by_name)
         playing = await host_of(request.app.state).presets.recall(preset)

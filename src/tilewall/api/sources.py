@@ -12,21 +12,21 @@ TAGS = ["Sources"]
 
 class ParamBody(msgspec.Struct):
     type: str = ""
-    paramName: str = ""  # noqa: N815
-    paramValue: str = ""  # noqa: N815
+    paramName: str = ""
+    paramValue: str = ""
 
 
 class SourceIn(msgspec.Struct):
-    sourceName: str  # noqa: N815
-    sourceType: str  # noqa: N815
+    sourceName: str
+    sourceType: str
     params: list[ParamBody] = []
-    sourceId: str | None = None  # noqa: N815 - ignored; the host assigns ids
+    sourceId: str | None = None
 
 
 class SourceOut(msgspec.Struct):
-    sourceId: str  # noqa: N815
-    sourceName: str  # noqa: N815
-    sourceType: str  # noqa: N815
+    sourceId: str
+    sourceName: str
+    sourceType: str
     params: list[ParamBody]
 
 
@@ -55,15 +55,21 @@ async def list_sources(
     return SourceList([shape(s) for s in host_of(request.app.state).sources.all(source_name)])
 
 
-@post("/sources", status_code=200, tags=TAGS, summary="Create a source",
-      responses=errors(403, 404, 409))
+@post(
+    "/sources",
+    status_code=200,
+    tags=TAGS,
+    summary="Create a source",
+    responses=errors(403, 404, 409),
+)
 async def create_source(request: Request, data: SourceIn) -> SourceOut:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(await host.sources.create(data.sourceName, data.sourceType, _params(data)))
 
 
-@delete("/sources", status_code=200, tags=TAGS, summary="Delete a source by name",
-        responses=errors(404))
+@delete(
+    "/sources", status_code=200, tags=TAGS, summary="Delete a source by name", responses=errors(404)
+)
 async def delete_source_by_name(
     request: Request,  # type: ignore[type-arg]
     source_name: str = Parameter(query="sourceName"),
@@ -75,27 +81,39 @@ async def delete_source_by_name(
 
 
 @get("/sources/{sourceId:str}", tags=TAGS, summary="Read a source", responses=errors(404))
-async def get_source(request: Request, sourceId: str) -> SourceOut:  # type: ignore[type-arg]  # noqa: N803
+async def get_source(request: Request, sourceId: str) -> SourceOut:  # type: ignore[type-arg]
     return shape(host_of(request.app.state).sources.get(sourceId))
 
 
-@delete("/sources/{sourceId:str}", status_code=200, tags=TAGS, summary="Delete a source",
-        responses=errors(404))
-async def delete_source(request: Request, sourceId: str) -> Done:  # type: ignore[type-arg]  # noqa: N803
+@delete(
+    "/sources/{sourceId:str}",
+    status_code=200,
+    tags=TAGS,
+    summary="Delete a source",
+    responses=errors(404),
+)
+async def delete_source(request: Request, sourceId: str) -> Done:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     source = host.sources.get(sourceId)
     await host.sources.delete(source)
     return Done(f"source {source.name!r} deleted")
 
 
-@put("/sources/{sourceId:str}", tags=TAGS, summary="Update a source",
-     responses=errors(403, 404, 409))
-async def update_source(request: Request, sourceId: str, data: SourceIn) -> SourceOut:  # type: ignore[type-arg]  # noqa: N803
+@put(
+    "/sources/{sourceId:str}", tags=TAGS, summary="Update a source", responses=errors(403, 404, 409)
+)
+async def update_source(request: Request, sourceId: str, data: SourceIn) -> SourceOut:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(
         await host.sources.update(sourceId, data.sourceName, data.sourceType, _params(data))
     )
 
 
-ROUTES = [list_sources, create_source, delete_source_by_name, get_source, delete_source,
-          update_source]
+ROUTES = [
+    list_sources,
+    create_source,
+    delete_source_by_name,
+    get_source,
+    delete_source,
+    update_source,
+]

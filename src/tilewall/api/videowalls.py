@@ -13,24 +13,24 @@ PATH = "/videowalls/{videoWallId:str}"
 
 
 class Diagonal(msgspec.Struct):
-    lengthInMillimeter: float = 0.0  # noqa: N815
+    lengthInMillimeter: float = 0.0
 
 
 class MonitorBody(msgspec.Struct):
-    displayId: int  # noqa: N815
-    monitorGeometry: Geometry  # noqa: N815
-    monitorDiagonal: Diagonal = msgspec.field(default_factory=Diagonal)  # noqa: N815
+    displayId: int
+    monitorGeometry: Geometry
+    monitorDiagonal: Diagonal = msgspec.field(default_factory=Diagonal)
 
 
 class ZoneRef(msgspec.Struct):
-    zoneId: str  # noqa: N815
-    zoneName: str  # noqa: N815
+    zoneId: str
+    zoneName: str
 
 
 class VideoWallBody(msgspec.Struct):
     id: str
     name: str
-    canvasGeometry: Geometry  # noqa: N815
+    canvasGeometry: Geometry
     monitors: list[MonitorBody]
     zones: list[ZoneRef]
 
@@ -42,13 +42,13 @@ class VideoWallList(msgspec.Struct):
 class VideoWallIn(msgspec.Struct):
     name: str
     monitors: list[MonitorBody] = []
-    canvasGeometry: Geometry | None = None  # noqa: N815 - computed from the monitors if absent
+    canvasGeometry: Geometry | None = None
 
 
 class VideoWallUpdate(msgspec.Struct):
     name: str | None = None
     monitors: list[MonitorBody] | None = None
-    canvasGeometry: Geometry | None = None  # noqa: N815
+    canvasGeometry: Geometry | None = None
 
 
 def shape(host: Host, wall: VideoWall) -> VideoWallBody:
@@ -77,32 +77,47 @@ async def list_walls(request: Request) -> VideoWallList:  # type: ignore[type-ar
 
 
 @get(PATH, tags=TAGS, summary="Read a video wall", responses=errors(404))
-async def get_wall(request: Request, videoWallId: str) -> VideoWallBody:  # type: ignore[type-arg]  # noqa: N803
+async def get_wall(request: Request, videoWallId: str) -> VideoWallBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     return shape(host, host.topology.wall(videoWallId))
 
 
-@delete(PATH, status_code=200, tags=TAGS, summary="Delete a video wall and its zones",
-        responses=errors(404))
-async def delete_wall(request: Request, videoWallId: str) -> Done:  # type: ignore[type-arg]  # noqa: N803
+@delete(
+    PATH,
+    status_code=200,
+    tags=TAGS,
+    summary="Delete a video wall and its zones",
+    responses=errors(404),
+)
+async def delete_wall(request: Request, videoWallId: str) -> Done:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     wall = host.topology.wall(videoWallId)
     await host.topology.delete_wall(wall.id)
     return Done(f"video wall {wall.name!r} deleted")
 
 
-@post("/videowalls", status_code=200, tags=[EXTENSION_TAG, *TAGS],
-      summary="Create a video wall from displays and their geometry",
-      responses=errors(404, 409), operation_class=Extension)
+@post(
+    "/videowalls",
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Create a video wall from displays and their geometry",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
 async def create_wall(request: Request, data: VideoWallIn) -> VideoWallBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     wall = await host.topology.create_wall(data.name, _specs(data.monitors), data.canvasGeometry)
     return shape(host, wall)
 
 
-@put(PATH, tags=[EXTENSION_TAG, *TAGS], summary="Update a video wall",
-     responses=errors(404, 409), operation_class=Extension)
-async def update_wall(request: Request, videoWallId: str, data: VideoWallUpdate) -> VideoWallBody:  # type: ignore[type-arg]  # noqa: N803
+@put(
+    PATH,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Update a video wall",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def update_wall(request: Request, videoWallId: str, data: VideoWallUpdate) -> VideoWallBody:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     monitors = None if data.monitors is None else _specs(data.monitors)
     wall = await host.topology.update_wall(videoWallId, data.name, monitors, data.canvasGeometry)

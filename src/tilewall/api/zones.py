@@ -7,7 +7,7 @@ import msgspec
 from litestar import Request, delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Extension, Done, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host import timeline
 from tilewall.host.errors import Invalid
@@ -21,27 +21,27 @@ BY_ID = "/zones/{zoneId:str}"
 
 
 class ZoneDisplay(msgspec.Struct):
-    displayId: int  # noqa: N815
-    isSelected: bool  # noqa: N815
+    displayId: int
+    isSelected: bool
 
 
 class ZoneFull(msgspec.Struct):
-    zoneId: str  # noqa: N815
-    zoneName: str  # noqa: N815
-    isPlaying: bool  # noqa: N815
-    playingSourceId: str  # noqa: N815
-    isShowingWelcomeScreen: bool  # noqa: N815
-    videowallId: str  # noqa: N815
-    controlDisplayId: int  # noqa: N815
-    zoneDisplays: list[ZoneDisplay]  # noqa: N815
+    zoneId: str
+    zoneName: str
+    isPlaying: bool
+    playingSourceId: str
+    isShowingWelcomeScreen: bool
+    videowallId: str
+    controlDisplayId: int
+    zoneDisplays: list[ZoneDisplay]
 
 
 class ZoneShort(msgspec.Struct):
-    zoneId: str  # noqa: N815
-    zoneName: str  # noqa: N815
-    isPlaying: bool  # noqa: N815
-    playingSourceId: str  # noqa: N815
-    videowallId: str  # noqa: N815
+    zoneId: str
+    zoneName: str
+    isPlaying: bool
+    playingSourceId: str
+    videowallId: str
 
 
 class ZoneList(msgspec.Struct):
@@ -49,16 +49,16 @@ class ZoneList(msgspec.Struct):
 
 
 class ZoneIn(msgspec.Struct):
-    zoneName: str  # noqa: N815
-    videowallId: str  # noqa: N815
-    displayIds: list[int] = []  # noqa: N815
-    controlDisplayId: int | None = None  # noqa: N815
+    zoneName: str
+    videowallId: str
+    displayIds: list[int] = []
+    controlDisplayId: int | None = None
 
 
 class ZoneUpdate(msgspec.Struct):
-    zoneName: str | None = None  # noqa: N815
-    displayIds: list[int] | None = None  # noqa: N815
-    controlDisplayId: int | None = None  # noqa: N815
+    zoneName: str | None = None
+    displayIds: list[int] | None = None
+    controlDisplayId: int | None = None
 
 
 def full(host: Host, zone: Zone) -> ZoneFull:
@@ -101,15 +101,24 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
     def shape(host: Host, key: str) -> ZoneShort:
         return short(find(host, key))
 
-    @get(path, tags=TAGS, summary=f"Read a zone ({how})", responses=errors(404),
-         name=f"zone-get-{how}")
+    @get(
+        path,
+        tags=TAGS,
+        summary=f"Read a zone ({how})",
+        responses=errors(404),
+        name=f"zone-get-{how}",
+    )
     async def read(request: Request) -> ZoneFull:  # type: ignore[type-arg]
         host = host_of(request.app.state)
         return full(host, find(host, request.path_params[param]))
 
-    @put(f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}", tags=TAGS,
-         summary="Play the assigned source (earlier-style name of play)",
-         responses=errors(404, 409), name=f"zone-play-assigned-{how}")
+    @put(
+        f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}",
+        tags=TAGS,
+        summary="Play the assigned source (earlier-style name of play)",
+        responses=errors(404, 409),
+        name=f"zone-play-assigned-{how}",
+    )
     async def play_assigned(request: Request) -> ZoneShort:  # type: ignore[type-arg]
         host = host_of(request.app.state)
         zone = find(host, request.path_params[param])
@@ -119,11 +128,28 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
     return [
         read,
         play_assigned,
-        switch_route(path, param, TAGS, f"a zone ({how})", resolve, shape,
-                     "destinationSourceName" if by_name else "destinationSourceId", ZoneShort,
-                     f"zone-switch-{how}"),
-        *control_routes(path, param, TAGS, f"zone {how}", resolve, shape, ZoneShort,
-                        f"zone-{how}", with_stop=True),
+        switch_route(
+            path,
+            param,
+            TAGS,
+            f"a zone ({how})",
+            resolve,
+            shape,
+            "destinationSourceName" if by_name else "destinationSourceId",
+            ZoneShort,
+            f"zone-switch-{how}",
+        ),
+        *control_routes(
+            path,
+            param,
+            TAGS,
+            f"zone {how}",
+            resolve,
+            shape,
+            ZoneShort,
+            f"zone-{how}",
+            with_stop=True,
+        ),
     ]
 
 
@@ -134,9 +160,13 @@ async def list_zones(request: Request) -> ZoneList:  # type: ignore[type-arg]
     return ZoneList([full(host, z) for z in zones])
 
 
-@get("/zones/byvideowallid/{videoWallId:str}", tags=TAGS, summary="Zones of a video wall",
-     responses=errors(404))
-async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type: ignore[type-arg]  # noqa: N803
+@get(
+    "/zones/byvideowallid/{videoWallId:str}",
+    tags=TAGS,
+    summary="Zones of a video wall",
+    responses=errors(404),
+)
+async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     host.topology.wall(videoWallId)
     zones = sorted(host.topology.zones_of_wall(videoWallId), key=lambda z: z.name)
@@ -146,7 +176,7 @@ async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type
 @put(f"{BY_NAME}/rename", tags=TAGS, summary="Rename a zone", responses=errors(404, 409))
 async def rename_zone(
     request: Request,  # type: ignore[type-arg]
-    zoneName: str,  # noqa: N803
+    zoneName: str,
     new_name: str | None = Parameter(query="newZoneName", default=None, required=False),
 ) -> ZoneShort:
     if not new_name or not new_name.strip():
@@ -156,8 +186,14 @@ async def rename_zone(
     return short(await host.topology.update_zone(zone, new_name, None, None))
 
 
-@post("/zones", status_code=200, tags=[EXTENSION_TAG, *TAGS], summary="Create a zone",
-      responses=errors(404, 409), operation_class=Extension)
+@post(
+    "/zones",
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Create a zone",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
 async def create_zone(request: Request, data: ZoneIn) -> ZoneFull:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     zone = await host.topology.create_zone(
@@ -166,18 +202,29 @@ async def create_zone(request: Request, data: ZoneIn) -> ZoneFull:  # type: igno
     return full(host, zone)
 
 
-@put(BY_ID, tags=[EXTENSION_TAG, *TAGS], summary="Update a zone (name, displays)",
-     responses=errors(404, 409), operation_class=Extension)
-async def update_zone(request: Request, zoneId: str, data: ZoneUpdate) -> ZoneFull:  # type: ignore[type-arg]  # noqa: N803
+@put(
+    BY_ID,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Update a zone (name, displays)",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def update_zone(request: Request, zoneId: str, data: ZoneUpdate) -> ZoneFull:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     zone = host.topology.zone(zoneId)
     await host.topology.update_zone(zone, data.zoneName, data.displayIds, data.controlDisplayId)
     return full(host, zone)
 
 
-@delete(BY_ID, status_code=200, tags=[EXTENSION_TAG, *TAGS], summary="Delete a zone",
-        responses=errors(404), operation_class=Extension)
-async def delete_zone(request: Request, zoneId: str) -> Done:  # type: ignore[type-arg]  # noqa: N803
+@delete(
+    BY_ID,
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Delete a zone",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def delete_zone(request: Request, zoneId: str) -> Done:  # type: ignore[type-arg]
     host = host_of(request.app.state)
     zone = host.topology.zone(zoneId)
     await host.topology.delete_zone(zone)

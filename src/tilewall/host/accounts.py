@@ -147,7 +147,8 @@ class Accounts:
     def _expire(self) -> list[str]:
         now = time.monotonic()
         stale = [
-            t for t, s in self._sessions.items()
+            t
+            for t, s in self._sessions.items()
             if not s.keep and now - s.last_seen > self.idle_timeout_s
         ]
         for token_hash in stale:

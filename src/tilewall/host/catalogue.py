@@ -72,11 +72,18 @@ CATALOGUE: dict[str, SourceType] = {
             "/docs/sources#signage-player",
             (
                 ParamSpec(MEDIA, "FILE_DIR_SELECT", "[]", label="Files and folders"),
-                ParamSpec(SLIDE_INTERVAL, "NUMBER", "10", minimum=1, maximum=86400,
-                          label="Seconds each image shows"),
+                ParamSpec(
+                    SLIDE_INTERVAL,
+                    "NUMBER",
+                    "10",
+                    minimum=1,
+                    maximum=86400,
+                    label="Seconds each image shows",
+                ),
                 ParamSpec(SHUFFLE, "CHECKBOX", "false", label="Shuffle"),
-                ParamSpec(SCALING, "RADIO", "fit", options=("fit", "fill", "stretch"),
-                          label="Scaling"),
+                ParamSpec(
+                    SCALING, "RADIO", "fit", options=("fit", "fill", "stretch"), label="Scaling"
+                ),
             ),
             signage=True,
         ),
@@ -86,8 +93,14 @@ CATALOGUE: dict[str, SourceType] = {
             "/docs/sources#web-browser",
             (
                 ParamSpec(URL, "URL", "", required=True, label="Address of the page"),
-                ParamSpec(REFRESH_INTERVAL, "NUMBER", "0", minimum=0, maximum=86400,
-                          label="Reload every N seconds (0: never)"),
+                ParamSpec(
+                    REFRESH_INTERVAL,
+                    "NUMBER",
+                    "0",
+                    minimum=0,
+                    maximum=86400,
+                    label="Reload every N seconds (0: never)",
+                ),
             ),
         ),
         SourceType(
@@ -240,8 +253,9 @@ def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers)
     for spec in kind.params:
         if spec.name not in given and spec.required:
             raise Invalid(f"param {spec.name!r} is required for {kind.name!r}")
-        out.append(Param(spec.type, spec.name, _value(spec, given.get(spec.name, spec.default),
-                                                     resolvers)))
+        out.append(
+            Param(spec.type, spec.name, _value(spec, given.get(spec.name, spec.default), resolvers))
+        )
     return out
 
 

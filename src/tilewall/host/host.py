@@ -6,6 +6,7 @@ from tilewall.host.accounts import Accounts
 from tilewall.host.clock import Clock, SystemClock
 from tilewall.host.licence import LicenceRules
 from tilewall.host.media import MediaLibrary
+from tilewall.host.overlays import Overlays
 from tilewall.host.playback import Playback
 from tilewall.host.presets import Presets
 from tilewall.host.sources import Sources
@@ -33,6 +34,7 @@ class Host:
         self.sources = Sources(self.core, self.licence, self.media)
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
+        self.overlays = Overlays(self.core)
 
     @classmethod
     async def open(

@@ -125,7 +125,9 @@ class MediaLibrary:
     def all(self) -> list[MediaFile]:
         return [self.describe(name) for name in self.files_in("")]
 
-    async def save(self, name: str, chunks: AsyncIterator[bytes], overwrite: bool = True) -> MediaFile:
+    async def save(
+        self, name: str, chunks: AsyncIterator[bytes], overwrite: bool = True
+    ) -> MediaFile:
         canonical = self.normalise(name)
         if kind_of(canonical) is None:
             raise Invalid(

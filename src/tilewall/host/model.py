@@ -17,9 +17,9 @@ class Geometry(msgspec.Struct):
 
     width: float
     height: float
-    centerX: float  # noqa: N815 - the interface's spelling
-    centerY: float  # noqa: N815
-    rotationDegrees: float = 0.0  # noqa: N815
+    centerX: float
+    centerY: float
+    rotationDegrees: float = 0.0
 
 
 class Timeline(msgspec.Struct):
@@ -99,8 +99,8 @@ class MirrorGroup(msgspec.Struct):
 
 class Param(msgspec.Struct):
     type: str
-    paramName: str  # noqa: N815
-    paramValue: str  # noqa: N815
+    paramName: str
+    paramValue: str
 
 
 class Source(msgspec.Struct):

@@ -41,9 +41,13 @@ class Presets:
         preset = Preset(
             preset_id,
             name,
-            displays={str(i): msgspec.structs.replace(d.timeline) for i, d in state.displays.items()},
+            displays={
+                str(i): msgspec.structs.replace(d.timeline) for i, d in state.displays.items()
+            },
             zones={i: msgspec.structs.replace(z.timeline) for i, z in state.zones.items()},
-            mirror_groups={i: msgspec.structs.replace(g.timeline) for i, g in state.mirrors.items()},
+            mirror_groups={
+                i: msgspec.structs.replace(g.timeline) for i, g in state.mirrors.items()
+            },
         )
         async with self._core.change() as tx:
             tx.put(preset)
@@ -73,8 +77,11 @@ class Presets:
             tx.mapping = True
         return any(
             timeline.is_playing(t)
-            for t in [*preset.displays.values(), *preset.zones.values(),
-                      *preset.mirror_groups.values()]
+            for t in [
+                *preset.displays.values(),
+                *preset.zones.values(),
+                *preset.mirror_groups.values(),
+            ]
         )
 
     async def delete(self, preset: Preset) -> None:

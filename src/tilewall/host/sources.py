@@ -63,8 +63,9 @@ class Sources:
             sources = [s for s in sources if s.name == name]
         return sources
 
-    def _check(self, name: str, source_type: str, params: list[Param], source_id: str | None
-               ) -> tuple[str, list[Param]]:
+    def _check(
+        self, name: str, source_type: str, params: list[Param], source_id: str | None
+    ) -> tuple[str, list[Param]]:
         name = name.strip()
         if not name:
             raise Invalid("sourceName must not be empty")
@@ -82,8 +83,9 @@ class Sources:
             tx.put(source)
         return source
 
-    async def update(self, source_id: str, name: str, source_type: str, params: list[Param]
-                     ) -> Source:
+    async def update(
+        self, source_id: str, name: str, source_type: str, params: list[Param]
+    ) -> Source:
         source = self.get(source_id)
         name, checked = self._check(name, source_type, params, source_id)
         async with self._core.change() as tx:

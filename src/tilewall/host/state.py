@@ -56,7 +56,7 @@ class State:
     mapping_generation: int = 0
 
     def collection(self, kind: str) -> dict[Any, Any]:
-        return {
+        collections: dict[str, dict[Any, Any]] = {
             "station": self.stations,
             "display": self.displays,
             "wall": self.walls,
@@ -65,7 +65,8 @@ class State:
             "source": self.sources,
             "preset": self.presets,
             "layout": self.layouts,
-        }[kind]
+        }
+        return collections[kind]
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,9 @@ class Core:
                 self.state.mapping_generation += 1
                 tx.put_setting("mapping_generation", self.state.mapping_generation)
             if self.store is not None and tx.changes:
-                await self.store.apply(Change(k, key, body) for (k, key), body in tx.changes.items())
+                await self.store.apply(
+                    Change(k, key, body) for (k, key), body in tx.changes.items()
+                )
         if tx.displays or tx.all_displays or tx.topology:
             self.notify(None if tx.all_displays else frozenset(tx.displays), tx.topology)
 

@@ -121,6 +121,11 @@ class Stations:
             topology=True,
         )
 
+    def set_online(self, seat_id: str) -> None:
+        if seat_id not in self.online and seat_id in self._core.state.stations:
+            self.online.add(seat_id)
+            self._announce(self._core.state.stations[seat_id])
+
     def set_offline(self, seat_id: str) -> None:
         if seat_id in self.online:
             self.online.discard(seat_id)

@@ -54,7 +54,11 @@ def switch(timeline: Timeline, source_id: str, now_ms: int, welcome: bool) -> Ti
 
 def stop(timeline: Timeline, now_ms: int) -> Timeline:
     return msgspec.structs.replace(
-        timeline, state="stopped", welcome=True, anchor_ms=now_ms, anchor_position_ms=0,
+        timeline,
+        state="stopped",
+        welcome=True,
+        anchor_ms=now_ms,
+        anchor_position_ms=0,
         videolist=[],
     )
 

@@ -1,0 +1,140 @@
+"""Broadcast alerts, display ids and DPMS: what shows over the content of displays."""
+
+import msgspec
+from litestar import Request, get, put
+from litestar.params import Parameter
+
+from tilewall.api.common import errors, host_of
+from tilewall.host.errors import Invalid
+from tilewall.host.overlays import OverlayState
+
+TAGS = ["System"]
+
+
+class BroadcastIn(msgspec.Struct):
+    message: str
+    alertLevel: str
+    lengthMillisec: int
+
+
+class BroadcastStatus(msgspec.Struct):
+    isDisplayed: bool
+    message: str
+    alertLevel: str
+    lengthMillisec: int
+    remainingMillisec: int
+
+
+class DisplayIdsStatus(msgspec.Struct):
+    allDisplays: bool
+    displayIds: list[int]
+
+
+class DpmsIn(msgspec.Struct):
+    displayID: str | int | None = None
+
+
+class DpmsStatus(msgspec.Struct):
+    allDisplaysOff: bool
+    displaysOff: list[int]
+
+
+def _status(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
+    host = host_of(request.app.state)
+    alert = host.overlays.active_alert()
+    if alert is None:
+        return BroadcastStatus(False, "", "", 0, 0)
+    now = host.core.clock.now_ms()
+    return BroadcastStatus(
+        True, alert.message, alert.level, alert.until_ms - alert.started_ms, alert.until_ms - now
+    )
+
+
+@get("/system/broadcast", tags=TAGS, summary="Broadcast alert status", responses=errors())
+async def broadcast_status(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
+    return _status(request)
+
+
+@put(
+    "/system/broadcast/start",
+    tags=TAGS,
+    summary="Show a broadcast alert on every display",
+    responses=errors(),
+)
+async def broadcast_start(request: Request, data: BroadcastIn) -> BroadcastStatus:  # type: ignore[type-arg]
+    await host_of(request.app.state).overlays.start_alert(
+        data.message, data.alertLevel, data.lengthMillisec
+    )
+    return _status(request)
+
+
+@put("/system/broadcast/stop", tags=TAGS, summary="Stop the broadcast alert", responses=errors())
+async def broadcast_stop(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
+    await host_of(request.app.state).overlays.stop_alert()
+    return _status(request)
+
+
+def _ids(state: OverlayState) -> DisplayIdsStatus:
+    return DisplayIdsStatus(state.ids_all, state.ids_displays)
+
+
+@put(
+    "/system/showDisplayIds/start",
+    tags=TAGS,
+    summary="Show display ids (all or one)",
+    responses=errors(404),
+)
+async def ids_start(
+    request: Request,  # type: ignore[type-arg]
+    display_id: int | None = Parameter(query="displayId", default=None, required=False),
+) -> DisplayIdsStatus:
+    return _ids(await host_of(request.app.state).overlays.show_ids(display_id, True))
+
+
+@put(
+    "/system/showDisplayIds/stop",
+    tags=TAGS,
+    summary="Hide display ids (all or one)",
+    responses=errors(404),
+)
+async def ids_stop(
+    request: Request,  # type: ignore[type-arg]
+    display_id: int | None = Parameter(query="displayId", default=None, required=False),
+) -> DisplayIdsStatus:
+    return _ids(await host_of(request.app.state).overlays.show_ids(display_id, False))
+
+
+def _target(data: DpmsIn | None) -> int | None:
+    if data is None or data.displayID in (None, ""):
+        return None
+    try:
+        return int(str(data.displayID).strip())
+    except ValueError:
+        raise Invalid(f"displayID must be a display id, not {data.displayID!r}") from None
+
+
+def _dpms(state: OverlayState) -> DpmsStatus:
+    return DpmsStatus(state.dpms_all_off, state.dpms_off_displays)
+
+
+@put(
+    "/system/dpms/forceoff",
+    tags=TAGS,
+    summary="Put displays to sleep (all when no body)",
+    responses=errors(404),
+)
+async def dpms_off(request: Request, data: DpmsIn | None = None) -> DpmsStatus:  # type: ignore[type-arg]
+    return _dpms(await host_of(request.app.state).overlays.dpms(_target(data), off=True))
+
+
+@put(
+    "/system/dpms/forceon",
+    tags=TAGS,
+    summary="Wake displays (all when no body)",
+    responses=errors(404),
+)
+async def dpms_on(request: Request, data: DpmsIn | None = None) -> DpmsStatus:  # type: ignore[type-arg]
+    return _dpms(await host_of(request.app.state).overlays.dpms(_target(data), off=False))
+
+
+ROUTES = [broadcast_status, broadcast_start, broadcast_stop, ids_start, ids_stop, dpms_off, dpms_on]

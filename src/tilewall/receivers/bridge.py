@@ -1,0 +1,94 @@
+"""The host as the receiver hub sees it: the ``HostPort`` over a ``Host``."""
+
+import asyncio
+import logging
+import socket
+from collections.abc import Callable
+
+from tilewall.host.host import Host
+from tilewall.host.model import Resolution
+from tilewall.host.playlist import MediaCatalog
+from tilewall.host.render import Alert, HostInfo, OverlayState
+from tilewall.host.state import Event, State
+from tilewall.platform.facts import primary_ipv4
+from tilewall.receivers.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class HostBridge:
+    """Implements the hub's HostPort; the host is attached when it has been opened."""
+
+    def __init__(self, host: Host | None = None) -> None:
+        self._host = host
+        self._info = HostInfo(socket.gethostname(), primary_ipv4() or "127.0.0.1")
+
+    @property
+    def host(self) -> Host:
+        if self._host is None:
+            raise RuntimeError("the host is not open yet")
+        return self._host
+
+    def attach(self, host: Host, hub: Hub) -> None:
+        self._host = host
+        host.core.on_command(lambda seat, name: _command(hub, seat, name))
+
+    @property
+    def state(self) -> State:
+        return self.host.core.state
+
+    @property
+    def media(self) -> MediaCatalog | None:
+        return self.host.media
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
+        return self.host.core.subscribe(listener)
+
+    def now_ms(self) -> int:
+        return self.host.core.clock.now_ms()
+
+    def host_info(self) -> HostInfo:
+        return self._info
+
+    def overlays(self) -> OverlayState:
+        s = self.host.overlays.state()
+        alert = s.alert
+        return OverlayState(
+            alert=Alert(alert.message, alert.level, alert.until_ms)  # type: ignore[arg-type]
+            if alert is not None
+            else None,
+            display_ids_all=s.ids_all,
+            display_ids=frozenset(s.ids_displays),
+            dpms_off_all=s.dpms_all_off,
+            dpms_off=frozenset(s.dpms_off_displays),
+        )
+
+    async def station_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        screen: Resolution,
+        resolutions: list[Resolution],
+        name: str | None,
+    ) -> None:
+        await self.host.stations.hello(
+            seat_id, ip, model, firmware, screen, resolutions, name=name or ""
+        )
+
+    def set_online(self, seat_id: str, online: bool) -> None:
+        if online:
+            self.host.stations.set_online(seat_id)
+        else:
+            self.host.stations.set_offline(seat_id)
+
+
+_pending: set[asyncio.Task[None]] = set()
+
+
+def _command(hub: Hub, seat_id: str, name: str) -> None:
+    action = hub.reset if name == "reset" else hub.reload
+    task = asyncio.get_running_loop().create_task(action([seat_id]))
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)

@@ -1,0 +1,479 @@
+"""The hub: one session per receiver connection, keyed by seat id once it said hello.
+
+It pushes each receiver its render description when that changes, answers clock sync,
+pings for liveness, and drops malformed or hostile frames with a log line. It talks to
+the host only through ``HostPort`` and to a connection only through ``Link``, so the
+WebSocket route and the in-process virtual receiver share one code path.
+"""
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgspec
+
+from tilewall.host.model import Resolution
+from tilewall.host.playlist import MediaCatalog
+from tilewall.host.render import HostInfo, OverlayState, RenderState, describe
+from tilewall.host.state import Event, State
+from tilewall.receivers import protocol as p
+
+log = logging.getLogger(__name__)
+
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008
+CLOSE_REPLACED = 4000
+CLOSE_OFFLINE = 4001
+
+
+class HostPort(Protocol):
+    """What the hub needs of the host. The host core implements it."""
+
+    @property
+    def state(self) -> State:
+        """The live host state (read only for the hub)."""
+        ...
+
+    @property
+    def media(self) -> MediaCatalog | None:
+        """The media library, for playlist expansion and video durations."""
+        ...
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``listener`` after every change; returns an unsubscribe function."""
+        ...
+
+    def now_ms(self) -> int:
+        """Host time, the clock every timeline is anchored to."""
+        ...
+
+    def host_info(self) -> HostInfo:
+        """Host name and address shown on pairing and welcome screens."""
+        ...
+
+    def overlays(self) -> OverlayState:
+        """Alert, display-id and DPMS switches. Changing them must publish an Event."""
+        ...
+
+    async def station_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        screen: Resolution,
+        resolutions: list[Resolution],
+        name: str | None,
+    ) -> None:
+        """Record (or create as available) the station of a receiver that said hello."""
+        ...
+
+    def set_online(self, seat_id: str, online: bool) -> None:
+        """The receiver at ``seat_id`` connected (said hello) or went away."""
+        ...
+
+
+class Link(Protocol):
+    """One connection to one receiver."""
+
+    async def send_text(self, text: str) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
+
+@dataclass(eq=False)
+class Session:
+    link: Link
+    ip: str
+    opened: float
+    last_rx: float
+    tokens: float
+    refilled: float
+    seat_id: str | None = None
+    closed: bool = False
+    #: a close is under way; nothing more is read from or sent to the peer
+    closing: bool = False
+    flooding: bool = False
+    drops: int = 0
+    flood_drops: int = 0
+    acked_rev: int = 0
+    status: p.Status | None = None
+    status_at: float = 0.0
+    ping_id: int = 0
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
+    writer: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    ping_interval_s: float = 1.0
+    #: a receiver silent this long (no pong, no message) is closed and marked offline
+    offline_after_s: float = 4.0
+    max_frame_bytes: int = p.MAX_FRAME_BYTES
+    #: sustained messages per second per connection, and the burst allowed above it
+    rate_per_s: float = 40.0
+    burst: float = 80.0
+    #: dropped flood messages after which the connection is closed
+    flood_close_after: int = 2000
+
+
+class Hub:
+    def __init__(
+        self,
+        port: HostPort,
+        limits: Limits | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.port = port
+        self.limits = limits or Limits()
+        self._monotonic = monotonic
+        self._sessions: set[Session] = set()
+        self._by_seat: dict[str, Session] = {}
+        self._rendered: dict[str, tuple[bytes, int]] = {}
+        self._rev = 0
+        self._dirty_all = False
+        self._dirty: set[int] = set()
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._unsubscribe = self.port.subscribe(self._on_event)
+        self._tasks = [
+            asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
+            asyncio.create_task(self._liveness_loop(), name="receiver-hub-liveness"),
+        ]
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        for session in list(self._sessions):
+            await self.close(session, CLOSE_NORMAL)
+
+    # --- queries ------------------------------------------------------------------------
+
+    def online(self, seat_id: str) -> bool:
+        return seat_id in self._by_seat
+
+    def online_seats(self) -> set[str]:
+        return set(self._by_seat)
+
+    def ip_of(self, seat_id: str) -> str | None:
+        session = self._by_seat.get(seat_id)
+        return session.ip if session else None
+
+    def status(self, seat_id: str) -> p.Status | None:
+        """The last status the receiver reported."""
+        session = self._by_seat.get(seat_id)
+        return session.status if session else None
+
+    def acked_rev(self, seat_id: str) -> int:
+        session = self._by_seat.get(seat_id)
+        return session.acked_rev if session else 0
+
+    def rev(self, seat_id: str) -> int:
+        """The revision of the last description sent to ``seat_id`` (0: none yet)."""
+        rendered = self._rendered.get(seat_id)
+        return rendered[1] if rendered else 0
+
+    def describe(self, seat_id: str) -> RenderState:
+        port = self.port
+        return describe(
+            port.state,
+            seat_id,
+            media=port.media,
+            overlays=port.overlays(),
+            host=port.host_info(),
+            now_ms=port.now_ms(),
+        )
+
+    # --- commands from the host -----------------------------------------------------------
+
+    def refresh(self, display_ids: Iterable[int] | None = None) -> None:
+        """Recompute and push (if changed) for these displays, or for every receiver."""
+        if display_ids is None:
+            self._dirty_all = True
+        else:
+            self._dirty.update(display_ids)
+        self._wake.set()
+
+    async def disconnect(self, seat_id: str) -> bool:
+        """Close the connection of ``seat_id``; the receiver will reconnect by itself."""
+        session = self._by_seat.get(seat_id)
+        if session is None:
+            return False
+        await self.close(session, CLOSE_NORMAL)
+        return True
+
+    async def reset(self, seat_ids: Iterable[str] | None = None) -> None:
+        self._broadcast(p.Reset(), seat_ids)
+
+    async def reload(self, seat_ids: Iterable[str] | None = None) -> None:
+        self._broadcast(p.Reload(), seat_ids)
+
+    def _broadcast(self, message: p.HostMessage, seat_ids: Iterable[str] | None) -> None:
+        seats = list(self._by_seat) if seat_ids is None else list(seat_ids)
+        for seat in seats:
+            session = self._by_seat.get(seat)
+            if session is not None:
+                self._send(session, message)
+
+    # --- connections ----------------------------------------------------------------------
+
+    def open(self, link: Link, ip: str) -> Session:
+        now = self._monotonic()
+        session = Session(
+            link=link, ip=ip, opened=now, last_rx=now, tokens=self.limits.burst, refilled=now
+        )
+        session.writer = asyncio.create_task(self._write_loop(session))
+        self._sessions.add(session)
+        return session
+
+    async def close(self, session: Session, code: int = CLOSE_NORMAL) -> None:
+        """Close a session (idempotent). The seat goes offline unless a newer session has it."""
+        if session.closed:
+            return
+        session.closed = True
+        self._sessions.discard(session)
+        seat = session.seat_id
+        if seat is not None and self._by_seat.get(seat) is session:
+            del self._by_seat[seat]
+            self._safe(self.port.set_online, seat, False)
+        writer = session.writer
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+        with contextlib.suppress(Exception):
+            await session.link.close(code)
+
+    async def receive(self, session: Session, data: str | bytes) -> None:
+        """Handle one frame from the receiver. Never raises for anything the peer sends."""
+        if session.closed or session.closing:
+            return
+        now = self._monotonic()
+        session.last_rx = now
+        if not self._admit(session, now):
+            return
+        if isinstance(data, bytes):
+            self._drop(session, "binary frame")
+            return
+        if len(data) > self.limits.max_frame_bytes:
+            self._drop(session, f"oversized frame ({len(data)} characters)")
+            return
+        try:
+            message = p.receiver_decoder.decode(data)
+        except msgspec.DecodeError as error:
+            self._drop(session, f"malformed message: {str(error)[:120]}")
+            return
+        try:
+            await self._handle(session, message)
+        except Exception:
+            log.exception("receiver %s: failed to handle %s", self._who(session), message.__class__)
+
+    # --- message handling ---------------------------------------------------------------
+
+    async def _handle(self, session: Session, message: p.ReceiverMessage) -> None:
+        if isinstance(message, p.Hello):
+            await self._hello(session, message)
+        elif session.seat_id is None:
+            self._drop(session, f"{type(message).__name__.lower()} before hello")
+        elif isinstance(message, p.TimeRequest):
+            t1 = self.port.now_ms()
+            self._send(session, p.TimeReply(message.t0, t1, self.port.now_ms()))
+        elif isinstance(message, p.Pong):
+            pass
+        elif isinstance(message, p.Status):
+            session.status = message
+            session.status_at = self._monotonic()
+        elif isinstance(message, p.Ack):
+            session.acked_rev = message.rev
+
+    async def _hello(self, session: Session, hello: p.Hello) -> None:
+        seat = hello.seat_id
+        if session.seat_id is not None and session.seat_id != seat:
+            self._drop(session, f"hello as {seat!r} on a connection of {session.seat_id!r}")
+            return
+        previous = self._by_seat.get(seat)
+        if previous is not None and previous is not session:
+            log.info(
+                "receiver %s reconnected from %s; closing its older connection", seat, session.ip
+            )
+            del self._by_seat[seat]
+            await self.close(previous, CLOSE_REPLACED)
+        await self.port.station_hello(
+            seat,
+            session.ip,
+            hello.model,
+            hello.firmware,
+            Resolution(hello.screen.width, hello.screen.height),
+            [Resolution(r.width, r.height) for r in hello.resolutions],
+            hello.name,
+        )
+        if session.closed:
+            return
+        first = session.seat_id is None
+        session.seat_id = seat
+        self._by_seat[seat] = session
+        if first:
+            self._safe(self.port.set_online, seat, True)
+        rev, state = self._render(seat)
+        self._send(
+            session,
+            p.Welcome(
+                seat_id=seat,
+                rev=rev,
+                host_ms=self.port.now_ms(),
+                ping_interval_ms=round(self.limits.ping_interval_s * 1000),
+                state=state,
+            ),
+        )
+
+    def _render(self, seat: str) -> tuple[int, RenderState]:
+        """The description of ``seat`` and its revision, a new one if it changed."""
+        state = self.describe(seat)
+        body = p.encoder.encode(state)
+        last = self._rendered.get(seat)
+        if last is not None and last[0] == body:
+            return last[1], state
+        self._rev += 1
+        self._rendered[seat] = (body, self._rev)
+        return self._rev, state
+
+    # --- push on change -------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        if event.displays is None or event.topology:
+            self._dirty_all = True
+        else:
+            self._dirty.update(event.displays)
+        self._wake.set()
+
+    async def _push_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            await asyncio.sleep(0)  # coalesce the events of one change
+            self._wake.clear()
+            every, displays = self._dirty_all, self._dirty
+            self._dirty_all, self._dirty = False, set()
+            try:
+                self._push(every, displays)
+            except Exception:
+                log.exception("receiver hub: push failed")
+
+    def _push(self, every: bool, displays: set[int]) -> None:
+        stations = self.port.state.stations
+        for seat, session in list(self._by_seat.items()):
+            station = stations.get(seat)
+            affected = (
+                every
+                or station is None
+                or not station.locked
+                or station.display_id is None
+                or station.display_id in displays
+            )
+            if not affected:
+                continue
+            before = self._rendered.get(seat)
+            rev, state = self._render(seat)
+            if before is None or before[1] != rev:
+                self._send(session, p.StateUpdate(rev=rev, state=state))
+
+    # --- sending ------------------------------------------------------------------------
+
+    def _send(self, session: Session, message: p.HostMessage) -> None:
+        if session.closed or session.closing:
+            return
+        try:
+            session.outbox.put_nowait(p.encode(message))
+        except asyncio.QueueFull:
+            log.warning("receiver %s: not reading its messages; closing", self._who(session))
+            self._close_later(session, CLOSE_POLICY)
+
+    async def _write_loop(self, session: Session) -> None:
+        while True:
+            text = await session.outbox.get()
+            if text is None:
+                return
+            try:
+                await session.link.send_text(text)
+            except Exception as error:
+                log.info("receiver %s: send failed (%s); closing", self._who(session), error)
+                self._close_later(session, CLOSE_NORMAL)
+                return
+
+    def _close_later(self, session: Session, code: int) -> None:
+        if session.closing or session.closed:
+            return
+        session.closing = True
+        task = asyncio.get_running_loop().create_task(self.close(session, code))
+        self._tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
+
+    # --- liveness -----------------------------------------------------------------------
+
+    async def _liveness_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.ping_interval_s)
+            now = self._monotonic()
+            for session in list(self._sessions):
+                if now - session.last_rx > self.limits.offline_after_s:
+                    log.info("receiver %s stopped answering; offline", self._who(session))
+                    await self.close(session, CLOSE_OFFLINE)
+                elif session.seat_id is not None:
+                    session.ping_id += 1
+                    self._send(session, p.Ping(id=session.ping_id))
+
+    # --- hostile input ----------------------------------------------------------------------
+
+    def _admit(self, session: Session, now: float) -> bool:
+        """Token bucket per connection; a long flood closes the connection."""
+        limits = self.limits
+        refill = max(now - session.refilled, 0.0) * limits.rate_per_s
+        session.refilled = now
+        session.tokens = min(limits.burst, session.tokens + refill)
+        if session.tokens >= 1.0:
+            session.tokens -= 1.0
+            session.flooding = False
+            return True
+        session.flood_drops += 1
+        if not session.flooding:
+            session.flooding = True
+            log.warning("receiver %s: flooding; dropping messages", self._who(session))
+        if session.flood_drops >= limits.flood_close_after:
+            log.warning("receiver %s: flood went on; closing", self._who(session))
+            self._close_later(session, CLOSE_POLICY)
+        return False
+
+    def _drop(self, session: Session, reason: str) -> None:
+        session.drops += 1
+        if session.drops <= 20 or session.drops % 1000 == 0:
+            log.warning("receiver %s: dropped %s", self._who(session), reason)
+
+    @staticmethod
+    def _who(session: Session) -> str:
+        return f"{session.seat_id or '?'}@{session.ip}"
+
+    @staticmethod
+    def _safe(call: Callable[[str, bool], None], seat: str, online: bool) -> None:
+        try:
+            call(seat, online)
+        except Exception:
+            log.exception("host set_online(%r, %r) failed", seat, online)

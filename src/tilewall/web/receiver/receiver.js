@@ -1,0 +1,355 @@
+// tilewall receiver: connects to the host, renders what it is told, follows the host clock.
+// Protocol: docs/protocol.md (version 1).
+
+import { render } from "./sources.js";
+
+const VERSION = 1;
+const FIRMWARE = "tilewall-receiver/0.1.0";
+const SEAT_KEY = "tilewall.seatId";
+const STATE_KEY = "tilewall.lastState";
+const SEAT_PATTERN = /^[A-Za-z0-9_.~-]{1,64}$/;
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 10000;
+const CLOCK_SAMPLES = 16;
+const TICK_MS = 100;
+const STATUS_MS = 2000;
+const CLOCK_MS = 5000;
+
+const $ = (id) => document.getElementById(id);
+const query = new URLSearchParams(location.search);
+
+// --- identity -------------------------------------------------------------------------
+
+function seatId() {
+  const override = query.get("seat");
+  if (override && SEAT_PATTERN.test(override)) return override;
+  let seat = null;
+  try {
+    seat = localStorage.getItem(SEAT_KEY);
+  } catch {}
+  if (!seat || !SEAT_PATTERN.test(seat)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(6));
+    seat = "rx-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try {
+      localStorage.setItem(SEAT_KEY, seat);
+    } catch {}
+  }
+  return seat;
+}
+
+const seat = seatId();
+const storeKey = query.get("seat") ? `${STATE_KEY}.${seat}` : STATE_KEY;
+
+// --- clock ----------------------------------------------------------------------------
+
+const localNow = () => performance.timeOrigin + performance.now();
+const clock = {
+  samples: [], // {rtt, offset}, newest last
+  offset: 0,
+  rtt: null,
+  add(t0, t1, t2, t3) {
+    const rtt = Math.max(t3 - t0 - (t2 - t1), 0);
+    const offset = (t1 - t0 + (t2 - t3)) / 2;
+    this.samples.push({ rtt, offset });
+    if (this.samples.length > CLOCK_SAMPLES) this.samples.shift();
+    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+    this.offset = best.offset;
+    this.rtt = best.rtt;
+  },
+  roughly(hostMs) {
+    if (!this.samples.length) this.offset = hostMs - localNow();
+  },
+};
+const hostNow = () => localNow() + clock.offset;
+
+// --- screen ---------------------------------------------------------------------------
+
+const stage = $("stage");
+const view = $("view");
+let state = null;
+let rev = 0;
+let scene = null; // {key, renderer}
+
+function stageSize() {
+  const r = state && state.resolution;
+  return r ? { w: r.width, h: r.height } : { w: innerWidth, h: innerHeight };
+}
+
+function layoutStage() {
+  const { w, h } = stageSize();
+  stage.style.width = `${w}px`;
+  stage.style.height = `${h}px`;
+  stage.style.transform = `scale(${innerWidth / w}, ${innerHeight / h})`;
+  if (scene && scene.tile) placeTile(scene.box, scene.tile);
+}
+
+function placeTile(box, tile) {
+  const { w, h } = stageSize();
+  const { crop, zoneBox } = tile;
+  const sx = w / crop.width;
+  const sy = h / crop.height;
+  box.style.width = `${zoneBox.width * sx}px`;
+  box.style.height = `${zoneBox.height * sy}px`;
+  box.style.transform =
+    `translate(${w / 2}px, ${h / 2}px) rotate(${-crop.rotationDegrees}deg) ` +
+    `translate(${-(crop.x + crop.width / 2) * sx}px, ${-(crop.y + crop.height / 2) * sy}px)`;
+}
+
+function text(tag, className, value) {
+  const el = document.createElement(tag);
+  el.className = className;
+  el.textContent = value;
+  return el;
+}
+
+function card(className, lines) {
+  const el = document.createElement("div");
+  el.className = `card ${className}`;
+  for (const [cls, value] of lines) if (value) el.appendChild(text("div", cls, value));
+  return el;
+}
+
+function sceneKey(s) {
+  const content = s.content;
+  return JSON.stringify([s.role, s.pairing, s.tile, s.displayId, s.hostName, content && content.welcome, content && content.source]);
+}
+
+function buildScene(s) {
+  const key = sceneKey(s);
+  const content = s.content;
+  if (scene && scene.key === key) return;
+  if (scene && scene.renderer) scene.renderer.destroy();
+  view.replaceChildren();
+  scene = { key, renderer: null, tile: null, box: null, showing: s.role };
+  if (s.role === "pairing") {
+    const p = s.pairing;
+    view.appendChild(
+      card("pairing", [
+        ["title", p.stationName],
+        ["line", `Connect this screen on ${p.hostName} (${p.hostAddress})`],
+        ["small", `station ${p.seatId}${p.ip ? " · " + p.ip : ""}`],
+      ]),
+    );
+    return;
+  }
+  if (s.role === "inactive" || !content) {
+    view.appendChild(card("inactive", [["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
+    return;
+  }
+  let host = view;
+  if (s.role === "tile" && s.tile) {
+    const box = document.createElement("div");
+    box.className = "tilebox";
+    view.appendChild(box);
+    scene.tile = s.tile;
+    scene.box = box;
+    placeTile(box, s.tile);
+    host = box;
+  }
+  if (content.welcome) {
+    scene.showing = "welcome";
+    host.appendChild(card("welcome", [["title", "tilewall"], ["line", s.hostName], ["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
+    return;
+  }
+  if (!content.source) {
+    scene.showing = "stopped";
+    return;
+  }
+  scene.showing = content.source.type;
+  scene.renderer = render(content.source, { timeline: content.timeline, muted: s.role === "tile" });
+  host.appendChild(scene.renderer.el);
+}
+
+const LEVELS = { GREEN_LEVEL: "green", ORANGE_LEVEL: "orange", RED_LEVEL: "red" };
+
+function applyOverlays(o) {
+  const alert = $("alert");
+  if (o.alert && o.alert.untilMs > hostNow()) {
+    alert.textContent = o.alert.message;
+    alert.className = `overlay alert ${LEVELS[o.alert.level] || "red"}`;
+    alert.hidden = false;
+  } else {
+    alert.hidden = true;
+  }
+  const id = $("display-id");
+  id.hidden = !o.displayId;
+  id.textContent = o.displayId ? String(o.displayId.displayId) : "";
+  $("dpms").hidden = !o.dpmsOff;
+}
+
+function apply(next, nextRev) {
+  state = next;
+  rev = nextRev;
+  try {
+    localStorage.setItem(storeKey, JSON.stringify({ rev, state }));
+  } catch {}
+  layoutStage();
+  buildScene(next);
+  if (scene.renderer && next.content) scene.renderer.setTimeline(next.content.timeline);
+  applyOverlays(next.overlays);
+  tick();
+}
+
+function tick() {
+  if (!state) return;
+  const now = hostNow();
+  if (scene && scene.renderer) scene.renderer.tick(now);
+  if (state.overlays && state.overlays.alert && !$("alert").hidden && state.overlays.alert.untilMs <= now) {
+    $("alert").hidden = true;
+  }
+}
+
+function sample() {
+  const base = { showing: scene ? scene.showing : "nothing", item: null, positionMs: null, playing: false };
+  const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample() } : base;
+  return { ...s, hostMs: hostNow() };
+}
+
+// --- connection -----------------------------------------------------------------------
+
+let socket = null;
+let backoff = BACKOFF_MIN_MS;
+let connected = false;
+let timers = [];
+let lastRx = 0;
+let silentAfterMs = 5000; // no message for this long: the link is dead, reconnect
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: VERSION, ...message }));
+}
+
+function syncClock() {
+  send({ type: "time", t0: localNow() });
+}
+
+function reportStatus() {
+  const s = sample();
+  send({
+    type: "status",
+    rev,
+    showing: String(s.showing).slice(0, 256),
+    item: s.item == null ? null : String(s.item).slice(0, 256),
+    positionMs: Number.isFinite(s.positionMs) ? s.positionMs : null,
+    hostMs: s.hostMs,
+    playing: !!s.playing,
+    offsetMs: clock.offset,
+    rttMs: clock.rtt,
+  });
+}
+
+function hello() {
+  const dpr = devicePixelRatio || 1;
+  const screenSize = { width: Math.max(1, Math.round(screen.width * dpr)), height: Math.max(1, Math.round(screen.height * dpr)) };
+  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: [screenSize], model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
+  const name = query.get("name");
+  if (name) message.name = name.slice(0, 256);
+  send(message);
+}
+
+function onMessage(event) {
+  lastRx = localNow();
+  let m;
+  try {
+    m = JSON.parse(event.data);
+  } catch {
+    return;
+  }
+  if (!m || m.v !== VERSION) return;
+  switch (m.type) {
+    case "welcome":
+      connected = true;
+      document.body.classList.remove("offline");
+      backoff = BACKOFF_MIN_MS;
+      clock.roughly(m.hostMs);
+      silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
+      for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
+      apply(m.state, m.rev);
+      send({ type: "ack", rev: m.rev });
+      break;
+    case "state":
+      apply(m.state, m.rev);
+      send({ type: "ack", rev: m.rev });
+      break;
+    case "time":
+      clock.add(m.t0, m.t1, m.t2, localNow());
+      break;
+    case "ping":
+      send({ type: "pong", id: m.id });
+      break;
+    case "reset":
+      if (scene && scene.renderer) scene.renderer.destroy();
+      scene = null;
+      if (state) apply(state, rev);
+      break;
+    case "reload":
+      location.reload();
+      break;
+  }
+}
+
+function scheduleReconnect() {
+  connected = false;
+  for (const t of timers) clearTimeout(t);
+  timers = [];
+  document.body.classList.add("offline");
+  const delay = backoff * (0.8 + Math.random() * 0.4);
+  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  setTimeout(connect, delay);
+}
+
+/** Give up on the current socket at once (a dead link may take long to report close). */
+function drop() {
+  const old = socket;
+  old.onclose = old.onerror = old.onmessage = null;
+  try {
+    old.close();
+  } catch {}
+  scheduleReconnect();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/receiver/ws`);
+  socket.onopen = hello;
+  socket.onmessage = onMessage;
+  socket.onclose = scheduleReconnect;
+  socket.onerror = drop;
+}
+
+// --- start ----------------------------------------------------------------------------
+
+try {
+  const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+  if (saved && saved.state) apply(saved.state, saved.rev || 0);
+} catch {}
+
+addEventListener("resize", layoutStage);
+setInterval(tick, TICK_MS);
+setInterval(() => connected && reportStatus(), STATUS_MS);
+setInterval(() => connected && syncClock(), CLOCK_MS);
+setInterval(() => {
+  if (connected && localNow() - lastRx > silentAfterMs) drop();
+}, 1000);
+connect();
+
+window.tilewall = {
+  seatId: seat,
+  firmware: FIRMWARE,
+  get connected() {
+    return connected;
+  },
+  get rev() {
+    return rev;
+  },
+  get state() {
+    return state;
+  },
+  get offsetMs() {
+    return clock.offset;
+  },
+  get rttMs() {
+    return clock.rtt;
+  },
+  hostNow,
+  sample,
+};

@@ -1,0 +1,177 @@
+"""The receiver page in a real headless Chromium, against a fake host."""
+
+import asyncio
+import io
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from tilewall.host.model import Geometry, Monitor, Param, Source, Timeline, VideoWall, Zone
+from tilewall.host.state import Event
+
+from .fakes import FakeHost, serve
+
+#: Debian's chromium (never a downloaded browser); TILEWALL_CHROMIUM overrides
+CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
+]
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+def signage(files: list[str], scaling: str = "fit") -> Source:
+    entries = [{"type": "file", "name": f, "value": f} for f in files]
+    return Source(
+        "sig",
+        "Signs",
+        "Signage Player",
+        [
+            Param("FILE_DIR_SELECT", "Media", json.dumps(entries)),
+            Param("NUMBER", "Slide Interval", "30"),
+            Param("RADIO", "Scaling", scaling),
+        ],
+    )
+
+
+async def pixel(page: Any, x: int, y: int) -> tuple[int, int, int]:
+    shot = Image.open(io.BytesIO(await page.screenshot())).convert("RGB")
+    return shot.getpixel((x, y))  # type: ignore[return-value]
+
+
+async def wait_image(page: Any) -> None:
+    await page.wait_for_function(
+        "() => { const i = document.querySelector('img.media.shown');"
+        " return i && i.complete && i.naturalWidth > 0; }",
+        timeout=10_000,
+    )
+
+
+def near(colour: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) < 24 for a, b in zip(colour, expected, strict=True))
+
+
+async def test_pairing_then_signage_image(browser: Any, tmp_path: Path) -> None:
+    Image.new("RGB", (64, 64), (220, 20, 30)).save(tmp_path / "red.png")
+    host = FakeHost()
+    host.state.sources["sig"] = signage(["red.png"], "fill")
+    async with serve(host, media_dir=tmp_path) as (hub, port):
+        page = await browser.new_page(viewport={"width": 320, "height": 180})
+        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=browser-1&name=Lobby")
+        await page.wait_for_selector(".pairing", timeout=10_000)
+        text = await page.inner_text(".pairing")
+        assert "Lobby" in text and "wallhost" in text and "192.0.2.10" in text
+        assert host.online == {"browser-1": True}
+
+        display = host.lock("browser-1", 1)
+        display.timeline = Timeline("sig", "playing", welcome=False, anchor_ms=host.now_ms())
+        host.publish(Event(frozenset({1})))
+        await wait_image(page)
+        await asyncio.sleep(0.2)
+        assert near(await pixel(page, 160, 90), (220, 20, 30))
+
+        debug = await page.evaluate(
+            "() => ({rev: tilewall.rev, offset: tilewall.offsetMs, sample: tilewall.sample()})"
+        )
+        assert debug["rev"] == hub.rev("browser-1")
+        assert debug["sample"]["showing"] == "signage"
+        assert debug["sample"]["item"] == "red.png"
+
+        # the host drops the connection: the page keeps its picture and comes back
+        assert await hub.disconnect("browser-1")
+        await page.wait_for_function("() => !tilewall.connected", timeout=5_000)
+        assert near(await pixel(page, 160, 90), (220, 20, 30))
+        await page.wait_for_function("() => tilewall.connected", timeout=10_000)
+        assert [h[0] for h in host.hellos] == ["browser-1", "browser-1"]
+        assert hub.online("browser-1")
+        await page.close()
+
+
+async def test_wall_tiles_show_their_crop(browser: Any, tmp_path: Path) -> None:
+    picture = Image.new("RGB", (200, 100), (220, 20, 30))
+    picture.paste((20, 40, 220), (100, 0, 200, 100))  # right half blue
+    picture.save(tmp_path / "halves.png")
+    host = FakeHost()
+    host.state.sources["sig"] = signage(["halves.png"], "stretch")
+    host.state.walls["w"] = VideoWall(
+        "w",
+        "Wall",
+        Geometry(200, 100, 100, 50),
+        [Monitor(1, Geometry(100, 100, 50, 50)), Monitor(2, Geometry(100, 100, 150, 50))],
+    )
+    playing = Timeline("sig", "playing", welcome=False, anchor_ms=host.now_ms())
+    host.state.zones["z"] = Zone("z", "Zone", "w", [1, 2], timeline=playing)
+    async with serve(host, media_dir=tmp_path) as (_hub, port):
+        pages = []
+        for seat, display_id in (("left", 1), ("right", 2)):
+            host.lock(seat, display_id)
+            page = await browser.new_page(viewport={"width": 200, "height": 200})
+            await page.goto(f"http://127.0.0.1:{port}/receiver/?seat={seat}")
+            pages.append(page)
+        for page in pages:
+            await wait_image(page)
+        await asyncio.sleep(0.2)
+        assert near(await pixel(pages[0], 100, 100), (220, 20, 30))
+        assert near(await pixel(pages[1], 100, 100), (20, 40, 220))
+        # the seam between the tiles falls on each monitor's inner edge
+        assert near(await pixel(pages[0], 195, 100), (220, 20, 30))
+        assert near(await pixel(pages[1], 5, 100), (20, 40, 220))
+
+
+async def test_page_schedule_matches_host_schedule(browser: Any, tmp_path: Path) -> None:
+    import random
+
+    from tilewall.host.schedule import Item, locate
+
+    rng = random.Random(7)
+    cases = []
+    for _ in range(300):
+        durations = [rng.choice([0, 1, 500, 2000, 7001]) for _ in range(rng.randint(0, 5))]
+        cases.append((durations, rng.randint(-100, 40_000), rng.random() < 0.5))
+    expected = []
+    for durations, position, repeat in cases:
+        slot = locate([Item(str(i), d) for i, d in enumerate(durations)], position, repeat)
+        expected.append(None if slot is None else [slot.index, slot.offset_ms, slot.ended])
+    host = FakeHost()
+    async with serve(host, media_dir=tmp_path) as (_hub, port):
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=schedule")
+        got = await page.evaluate(
+            """async (cases) => {
+                const { locate } = await import('/receiver/schedule.js');
+                return cases.map(([durations, position, repeat]) => {
+                    const items = durations.map((d) => ({ durationMs: d }));
+                    const slot = locate(items, position, repeat);
+                    return slot && [slot.index, slot.offsetMs, slot.ended];
+                });
+            }""",
+            cases,
+        )
+    assert got == expected
