@@ -172,7 +172,7 @@ def _aim(case: Any, known: dict[str, list[str]]) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=6, deadline=None, derandomize=True,
+@settings(max_examples=5, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 def test_api(case: Any, live: Any) -> None:
     _aim(case, live["known"])
