@@ -6,10 +6,22 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
+from tilewall.host import accounts
 from tilewall.server import make_app
 
 ADMIN = "admin"
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2 with its production cost takes about half a second per login on a busy
+    machine; tests only need it to be argon2, so they use the cheapest parameters."""
+    from argon2 import PasswordHasher
+
+    cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr(accounts, "_hasher", cheap)
+    monkeypatch.setattr(accounts, "_DUMMY_HASH", cheap.hash("not a password of anyone"))
 
 
 @pytest.fixture

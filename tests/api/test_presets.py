@@ -1,0 +1,201 @@
+"""Presets: save the current mapping, list, read, switch and delete by id and by name."""
+
+import pytest
+
+from tests.helpers import (
+    WEB,
+    create_source,
+    error,
+    locked_display,
+    make_mirror,
+    make_wall,
+    ok,
+    url,
+)
+
+NAMES = ["Morning", "Evening show", "Présentation – été ☀"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_save_list_get_by_id_and_name(api, name):
+    saved = ok(api.post("/presets", json={"name": name}))
+    assert saved["name"] == name and saved["id"]
+    assert ok(api.get("/presets")) == {"presets": [{"id": saved["id"], "name": name}]}
+    assert ok(api.get(url("presets", saved["id"]))) == {"id": saved["id"], "name": name}
+    assert ok(api.get(url("presets", "byname", name))) == {"id": saved["id"], "name": name}
+
+
+def test_save_same_name_replaces(api):
+    first = ok(api.post("/presets", json={"name": "Only"}))
+    second = ok(api.post("/presets", json={"name": "Only"}))
+    assert first["id"] == second["id"]
+    assert len(ok(api.get("/presets"))["presets"]) == 1
+
+
+def test_save_needs_a_name(api):
+    error(api.post("/presets", json={"name": "  "}), 400)
+    error(api.post("/presets", json={}), 400, "name")
+    assert ok(api.get("/presets")) == {"presets": []}
+
+
+@pytest.mark.parametrize("by", ["id", "name"])
+@pytest.mark.parametrize("name", NAMES)
+def test_delete(api, by, name):
+    saved = ok(api.post("/presets", json={"name": name}))
+    path = url("presets", saved["id"]) if by == "id" else url("presets", "byname", name)
+    ok(api.delete(path))
+    assert ok(api.get("/presets")) == {"presets": []}
+    error(api.delete(path), 404)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/presets/nope",
+        "/presets/byname/nope",
+        "/presets/nope/switch",
+        "/presets/byname/nope/switch",
+    ],
+)
+def test_unknown_404(api, path):
+    method = api.put if path.endswith("switch") else api.get
+    error(method(path), 404, "not found")
+
+
+def test_delete_unknown_404(api):
+    error(api.delete("/presets/nope"), 404)
+    error(api.delete("/presets/byname/nope"), 404)
+
+
+@pytest.fixture
+def scene(api):
+    """A standalone display, a 2x2 wall with two zones, a mirror group, two sources."""
+    return {
+        "display": locked_display(api),
+        "wall": make_wall(api),
+        "mirror": make_mirror(api),
+        "a": create_source(api, WEB, "Source A"),
+        "b": create_source(api, WEB, "Source B"),
+    }
+
+
+def _assign(api, scene, first, second):
+    """Display and zone Left play ``first``; zone Right and the mirror group ``second``."""
+    wall, mirror = scene["wall"], scene["mirror"]
+    ok(
+        api.put(
+            f"/displays/{scene['display']}/switch",
+            params={"destinationSourceId": first["sourceId"]},
+        )
+    )
+    ok(
+        api.put(
+            url("zones", wall.zone_id("Left"), "switch"),
+            params={"destinationSourceId": first["sourceId"]},
+        )
+    )
+    ok(
+        api.put(
+            url("zones", wall.zone_id("Right"), "switch"),
+            params={"destinationSourceId": second["sourceId"]},
+        )
+    )
+    ok(api.put(url("mirrorgroups", mirror.id, "play"), json={"sourceId": second["sourceId"]}))
+
+
+def _mapping(api, scene):
+    wall, mirror = scene["wall"], scene["mirror"]
+    zones = {
+        z["zoneName"]: (z["playingSourceId"], z["isPlaying"])
+        for z in ok(api.get("/zones"))["zones"]
+    }
+    displays = {d["displayId"]: d["playingSourceId"] for d in ok(api.get("/displays"))["displays"]}
+    group = ok(api.get(url("mirrorgroups", mirror.id)))
+    return {
+        "zones": zones,
+        "displays": displays,
+        "mirror": (group["playingSourceId"], group["isPlaying"]),
+        "wall": wall.id,
+    }
+
+
+@pytest.mark.parametrize("by", ["id", "name"])
+def test_switch_restores_every_mapping(api, scene, by):
+    a, b = scene["a"], scene["b"]
+    _assign(api, scene, a, b)
+    expected = _mapping(api, scene)
+    saved = ok(api.post("/presets", json={"name": "Show A & B ü"}))
+    # change everything
+    _assign(api, scene, b, a)
+    ok(api.put(f"/zones/{scene['wall'].zone_id('Right')}/stop"))
+    assert _mapping(api, scene) != expected
+    path = (
+        url("presets", saved["id"], "switch")
+        if by == "id"
+        else url("presets", "byname", "Show A & B ü", "switch")
+    )
+    body = ok(api.put(path))
+    assert body == {"id": saved["id"], "name": "Show A & B ü", "playing": True}
+    assert _mapping(api, scene) == expected
+    # every display of the wall follows its zone
+    displays = _mapping(api, scene)["displays"]
+    wall = scene["wall"]
+    assert displays[wall.displays[0]] == a["sourceId"]
+    assert displays[wall.displays[1]] == b["sourceId"]
+    assert displays[scene["mirror"].displays[1]] == b["sourceId"]
+
+
+def test_switch_to_nothing_playing(api, scene):
+    saved = ok(api.post("/presets", json={"name": "Dark"}))
+    _assign(api, scene, scene["a"], scene["b"])
+    body = ok(api.put(url("presets", saved["id"], "switch")))
+    assert body["playing"] is False
+    assert set(_mapping(api, scene)["displays"].values()) == {""}
+
+
+def test_switch_skips_objects_deleted_since(api, scene):
+    _assign(api, scene, scene["a"], scene["b"])
+    saved = ok(api.post("/presets", json={"name": "Before"}))
+    ok(api.delete(url("mirrorgroups", scene["mirror"].id)))
+    ok(api.delete(url("zones", scene["wall"].zone_id("Right"))))
+    body = ok(api.put(url("presets", saved["id"], "switch")))
+    assert body["playing"] is True
+    assert [z["zoneName"] for z in ok(api.get("/zones"))["zones"]] == ["Left"]
+
+
+def test_presets_listed_by_name(api):
+    for name in ("b", "A", "c"):
+        ok(api.post("/presets", json={"name": name}))
+    assert [p["name"] for p in ok(api.get("/presets"))["presets"]] == ["A", "b", "c"]
+
+
+@pytest.mark.xfail(
+    reason="BUG: a preset name containing '/' is saved but cannot be read, "
+    "switched or deleted by name: %2F is decoded before routing, so "
+    "/presets/byname/A%2FB answers the router's 404 'Not Found'",
+    strict=True,
+)
+def test_preset_name_with_slash_by_name(api):
+    saved = ok(api.post("/presets", json={"name": "Show A/B"}))
+    assert ok(api.get(url("presets", "byname", "Show A/B")))["id"] == saved["id"]
+    ok(api.put(url("presets", "byname", "Show A/B", "switch")))
+    ok(api.delete(url("presets", "byname", "Show A/B")))
+
+
+@pytest.mark.xfail(
+    reason="BUG: recalling a preset saved while a since-deleted source played "
+    "makes the display claim to play it: presets.recall restores the saved "
+    "timeline without checking the source exists (playingSourceId names a "
+    "source that GET /sources/{id} answers 404 for, and playing is true)",
+    strict=True,
+)
+def test_switch_after_source_deleted_plays_no_ghost(api):
+    display = locked_display(api)
+    source = create_source(api, WEB, "Ephemeral")
+    ok(api.put(f"/displays/{display}/switch", params={"destinationSourceId": source["sourceId"]}))
+    saved = ok(api.post("/presets", json={"name": "With ephemeral"}))
+    ok(api.delete(url("sources", source["sourceId"])))
+    body = ok(api.put(url("presets", saved["id"], "switch")))
+    playing = ok(api.get(f"/displays/{display}"))["playingSourceId"]
+    assert playing == "" or api.get(url("sources", playing)).status_code == 200
+    assert body["playing"] is False

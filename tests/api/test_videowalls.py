@@ -1,0 +1,149 @@
+"""Video walls: list and read (interface), create, update and delete (extensions),
+geometry validation, membership conflicts."""
+
+import pytest
+
+from tests.helpers import (
+    CrudMixin,
+    error,
+    geometry,
+    locked_display,
+    locked_displays,
+    make_mirror,
+    make_wall,
+    ok,
+    url,
+    wall_body,
+)
+
+WALL_FIELDS = {"id", "canvasGeometry", "monitors", "zones"}
+GEOMETRY_FIELDS = {"width", "height", "centerX", "centerY", "rotationDegrees"}
+
+
+class TestVideoWallCrud(CrudMixin):
+    collection = "/videowalls"
+    list_key = "videowalls"
+
+    def create_body(self, client, name):
+        return wall_body(name, locked_displays(client, 2))
+
+
+def test_shape(api):
+    wall = make_wall(api)
+    body = ok(api.get(url("videowalls", wall.id)))
+    assert set(body) >= WALL_FIELDS
+    assert set(body["canvasGeometry"]) == GEOMETRY_FIELDS
+    assert [m["displayId"] for m in body["monitors"]] == wall.displays
+    for monitor in body["monitors"]:
+        assert set(monitor) == {"displayId", "monitorDiagonal", "monitorGeometry"}
+        assert set(monitor["monitorGeometry"]) == GEOMETRY_FIELDS
+        assert monitor["monitorDiagonal"] == {"lengthInMillimeter": 1320.0}
+    assert {z["zoneName"] for z in body["zones"]} == {"Left", "Right"}
+    assert all(set(z) == {"zoneId", "zoneName"} for z in body["zones"])
+    assert ok(api.get("/videowalls"))["videowalls"] == [body]
+
+
+def test_canvas_computed_from_monitors(api):
+    displays = locked_displays(api, 4)
+    body = ok(api.post("/videowalls", json=wall_body("Computed", displays)))
+    # 2x2 monitors of 1000x600 with 10 mm bezels
+    assert body["canvasGeometry"] == {
+        "width": 2010,
+        "height": 1210,
+        "centerX": 1005,
+        "centerY": 605,
+        "rotationDegrees": 0,
+    }
+
+
+def test_canvas_given(api):
+    displays = locked_displays(api, 1)
+    request = wall_body("Given", displays)
+    request["canvasGeometry"] = geometry(4000, 3000, 2000, 1500)
+    body = ok(api.post("/videowalls", json=request))
+    assert body["canvasGeometry"] == geometry(4000, 3000, 2000, 1500)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"width": 0}, {"height": -10}, {"width": "wide"}, {"centerX": None}],
+    ids=["zero-width", "negative-height", "string", "null-center"],
+)
+def test_geometry_validation_400(api, bad):
+    displays = locked_displays(api, 1)
+    request = wall_body("Bad", displays)
+    request["monitors"][0]["monitorGeometry"].update(bad)
+    error(api.post("/videowalls", json=request), 400)
+    assert ok(api.get("/videowalls"))["videowalls"] == []
+    assert ok(api.get("/displays"))["displays"][0]["stationType"] == "STANDALONE"
+
+
+def test_canvas_validation_400(api):
+    request = wall_body("Bad canvas", locked_displays(api, 1))
+    request["canvasGeometry"] = geometry(0, 10, 0, 0)
+    error(api.post("/videowalls", json=request), 400, "canvasGeometry")
+
+
+def test_negative_diagonal_400(api):
+    request = wall_body("Bad diagonal", locked_displays(api, 1))
+    request["monitors"][0]["monitorDiagonal"] = {"lengthInMillimeter": -1}
+    error(api.post("/videowalls", json=request), 400)
+
+
+def test_display_already_in_a_wall_409(api):
+    wall = make_wall(api)
+    error(api.post("/videowalls", json=wall_body("Second", [wall.displays[0]])), 409, "already")
+    assert len(ok(api.get("/videowalls"))["videowalls"]) == 1
+
+
+def test_display_in_mirror_group_409(api):
+    mirror = make_mirror(api)
+    error(api.post("/videowalls", json=wall_body("W", [mirror.displays[0]])), 409)
+
+
+def test_unknown_or_duplicate_display(api):
+    error(api.post("/videowalls", json=wall_body("W", [999])), 404, "999")
+    display = locked_display(api)
+    error(api.post("/videowalls", json=wall_body("W", [display, display])), 400)
+
+
+def test_update_wall(api):
+    wall = make_wall(api)
+    extra = locked_display(api)
+    monitors = ok(api.get(url("videowalls", wall.id)))["monitors"]
+    # drop the first monitor, add a new display
+    new_monitors = [
+        *monitors[1:],
+        {"displayId": extra, "monitorGeometry": geometry(1000, 600, 2520, 305)},
+    ]
+    body = ok(
+        api.put(url("videowalls", wall.id), json={"name": "Renamed wall", "monitors": new_monitors})
+    )
+    assert body["name"] == "Renamed wall"
+    assert [m["displayId"] for m in body["monitors"]] == [*wall.displays[1:], extra]
+    # the dropped display left its zone and the wall
+    types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
+    assert types[wall.displays[0]] == "STANDALONE"
+    assert types[extra] == "VIDEOWALL_ZONE_INACTIVE"
+    left = ok(api.get(url("zones", wall.zone_id("Left"))))
+    assert [d["displayId"] for d in left["zoneDisplays"] if d["isSelected"]] == [wall.displays[2]]
+    error(api.put("/videowalls/nope", json={"name": "x"}), 404)
+
+
+def test_update_wall_invalid_leaves_it_unchanged(api):
+    wall = make_wall(api)
+    before = ok(api.get(url("videowalls", wall.id)))
+    monitors = [dict(m) for m in before["monitors"]]
+    monitors[0] = {**monitors[0], "monitorGeometry": geometry(-1, 600, 0, 0)}
+    error(api.put(url("videowalls", wall.id), json={"name": "New", "monitors": monitors}), 400)
+    assert ok(api.get(url("videowalls", wall.id))) == before
+
+
+def test_delete_wall_deletes_its_zones(api):
+    wall = make_wall(api)
+    ok(api.delete(url("videowalls", wall.id)))
+    assert ok(api.get("/zones"))["zones"] == []
+    assert {d["stationType"] for d in ok(api.get("/displays"))["displays"]} == {"STANDALONE"}
+    error(api.get(url("zones", wall.zone_id("Left"))), 404)
+    # its displays may form a new wall
+    ok(api.post("/videowalls", json=wall_body("Again", wall.displays)))
