@@ -3,7 +3,7 @@
 import json
 from typing import Any
 
-from helpers import control_source, error, ok, wall_zone, web_source
+from tests.helpers import control_source, error, ok, wall_zone, web_source
 
 NONE = {"id": "", "name": "None", "sources": []}
 

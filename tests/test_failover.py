@@ -4,7 +4,7 @@ from typing import Any
 
 import psutil
 
-from helpers import error, ok, reopened_settings, run
+from tests.helpers import error, ok, reopened_settings, run
 
 OTHER = {"hostname": "standby", "systemID": "SYS-OTHER"}
 

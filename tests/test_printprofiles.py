@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from helpers import error, ok, reopened_settings
+from tests.helpers import error, ok, reopened_settings
 
 #: the names every profile carries, global or not
 ALWAYS = {

@@ -3,7 +3,7 @@
 import base64
 from typing import Any
 
-from helpers import error, ok, reopened_settings, station
+from tests.helpers import error, ok, reopened_settings, station
 from tilewall.host.errors import Unavailable
 from tilewall.host.serial import KEEP, MAX_BYTES, SerialSettings
 

@@ -60,7 +60,7 @@ async def test_display_in_at_most_one_zone(host):
 
 async def test_zone_displays_must_be_on_the_wall(host):
     wall, ids = await wall_of(host)
-    other, other_ids = await wall_of(host, 2, "Other")
+    _other, other_ids = await wall_of(host, 2, "Other")
     with pytest.raises(Invalid):
         await host.topology.create_zone("Z", wall.id, [other_ids[0]], None)
     zone = await host.topology.create_zone("Z", wall.id, ids[:1], None)
@@ -70,7 +70,7 @@ async def test_zone_displays_must_be_on_the_wall(host):
 
 
 async def test_display_in_at_most_one_wall_and_not_mirrored(host):
-    wall, ids = await wall_of(host)
+    _wall, ids = await wall_of(host)
     with pytest.raises(Conflict):
         await host.topology.create_wall("W2", [spec(ids[0], 0)], None)
     free = await displays(host, 2)
