@@ -33,7 +33,11 @@ def free_port() -> int:
 def tilewall_command(data_dir: Path, port: int, server: str) -> list[str]:
     """``tilewall serve`` as a user runs it: the console script of this environment."""
     script = Path(sys.executable).parent / "tilewall"
-    head = [str(script)] if script.exists() else [sys.executable, "-c", "from tilewall.cli import main; main()"]
+    head = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from tilewall.cli import main; main()"]
+    )
     return [
         *head,
         "serve",

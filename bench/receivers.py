@@ -45,7 +45,9 @@ def switch_fanout(receivers: tuple[int, ...] = SWITCH_FANOUT_RECEIVERS) -> dict[
 
 def wall_sync(tiles: int = 4, seconds: int = 60) -> dict[str, Any]:
     """Playback position spread across the tiles of one zone in Chromium."""
-    return _pending("max position difference between tiles of a zone, ms", tiles=tiles, seconds=seconds)
+    return _pending(
+        "max position difference between tiles of a zone, ms", tiles=tiles, seconds=seconds
+    )
 
 
 def memory_with_receivers(receivers: tuple[int, ...] = MEMORY_RECEIVERS) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run."""
 
+# ruff: noqa: RUF001, RUF002  (en dashes and multiplication signs are meant)
+
 from __future__ import annotations
 
 import json
@@ -65,6 +67,23 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 # ---------------------------------------------------------------------------- markdown
 
 
+def _load_note(results: dict[str, Any]) -> list[str]:
+    m = results["machine"]
+    load = m.get("load_average_1m")
+    if not load:
+        return []
+    note = (
+        f"- **Machine load**: 1-minute load average {load['start']:.1f} at the start, "
+        f"{load['end']:.1f} at the end"
+    )
+    if max(load["start"], load["end"]) > 0.5 * (m["logical_cpus"] or 1):
+        note += (
+            " — **other work was running on this machine**, so absolute figures are noisy "
+            "and low; the ratios (taken within a round) are the figures to trust"
+        )
+    return [note + "."]
+
+
 def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
     h = "#" * heading
     s = results["settings"]
@@ -74,7 +93,10 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     iface = results["interface"]
     lines: list[str] = [f"{h} tilewall benchmarks: {label}", ""]
     if results.get("quick"):
-        lines += ["*Quick run (`make bench-quick`): one run of each, short loads; indicative only.*", ""]
+        lines += [
+            "*Quick run (`make bench-quick`): one run of each, short loads; indicative only.*",
+            "",
+        ]
     lines += [
         f"- **Machine**: {m['logical_cpus']} logical CPUs ({m['physical_cpus']} physical, "
         f"{m['cpu_model']}), {m['memory_gb']} GB memory, {m['os']}; data directories on "
@@ -88,6 +110,7 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         f"- **Load**: wrk, 1 thread, {s['connections']} connections, {s['duration_s']} s per "
         f"measurement after a {s['warmup_s']} s warm-up, on loopback; each server runs one "
         f"worker process; the host and wrk share the {m['logical_cpus']} CPUs.",
+        *_load_note(results),
         f"- **Figures**: median of {s['runs']} run(s), spread as <sub>[min–max]</sub>. "
         "Ratios are taken run by run between measurements of the same round, then the "
         "median.",
@@ -109,23 +132,32 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         ]
     for server, topos in iface["servers"].items():
         ceiling = iface["ceiling"].get(server)
-        lines += [f"**{server}**" + (
-            f" (ceiling, a bare Litestar JSON endpoint on the same stack: "
-            f"{fig(ceiling['rps'])} req/s, p50 {fig(ceiling['p50_ms'], _ms)} ms, p99 "
-            f"{fig(ceiling['p99_ms'], _ms)} ms)" if ceiling else ""
-        ), ""]
+        lines += [
+            f"**{server}**"
+            + (
+                f" (ceiling, a bare Litestar JSON endpoint on the same stack: "
+                f"{fig(ceiling['rps'])} req/s, p50 {fig(ceiling['p50_ms'], _ms)} ms, p99 "
+                f"{fig(ceiling['p99_ms'], _ms)} ms)"
+                if ceiling
+                else ""
+            ),
+            "",
+        ]
         rows = []
         for n, topo in topos.items():
             for name, e in topo["ops"].items():
-                rows.append([
-                    n,
-                    f"`{OP_LABELS.get(name, name)}`",
-                    fig(e["rps"]),
-                    fig(e["p50_ms"], _ms),
-                    fig(e["p99_ms"], _ms),
-                    ratio(e.get("vs_ceiling")),
-                    ratio(e.get("vs_prism")),
-                ] + (["⚠ " + str(e["failed"])] if e["failed"] else []))
+                rows.append(
+                    [
+                        n,
+                        f"`{OP_LABELS.get(name, name)}`",
+                        fig(e["rps"]),
+                        fig(e["p50_ms"], _ms),
+                        fig(e["p99_ms"], _ms),
+                        ratio(e.get("vs_ceiling")),
+                        ratio(e.get("vs_prism")),
+                    ]
+                    + (["⚠ " + str(e["failed"])] if e["failed"] else [])
+                )
         lines += _table(
             ["displays", "operation", "req/s", "p50 ms", "p99 ms", "÷ ceiling", "÷ Prism"],
             rows,
@@ -139,7 +171,12 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
             "",
         ]
         rows = [
-            [f"`{OP_LABELS.get(name, name)}`", fig(e["rps"]), fig(e["p50_ms"], _ms), fig(e["p99_ms"], _ms)]
+            [
+                f"`{OP_LABELS.get(name, name)}`",
+                fig(e["rps"]),
+                fig(e["p50_ms"], _ms),
+                fig(e["p99_ms"], _ms),
+            ]
             for name, e in iface["prism"].items()
         ]
         lines += _table(["operation", "req/s", "p50 ms", "p99 ms"], rows)
@@ -170,18 +207,19 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     for server, keys in results["startup"].items():
         for key, e in keys.items():
             after = "–"
-            idle_iface = "–"
             topo = iface["servers"].get(server, {}).get(key)
             if topo:
                 after = _num(topo["rss_after_load_mb"], 1)
-                idle_iface = _num(topo["rss_idle_mb"], 1)
-            rows.append([
-                server,
-                key if key != "ceiling" else "ceiling app",
-                fig(e["startup_s"], lambda x: f"{x:.2f}"),
-                fig(e["rss_idle_mb"], lambda x: f"{x:.1f}"),
-                after,
-            ])
+                _num(topo["rss_idle_mb"], 1)
+            rows.append(
+                [
+                    server,
+                    key if key != "ceiling" else "ceiling app",
+                    fig(e["startup_s"], lambda x: f"{x:.2f}"),
+                    fig(e["rss_idle_mb"], lambda x: f"{x:.1f}"),
+                    after,
+                ]
+            )
     lines += _table(["server", "displays", "start-up s", "RSS idle MB", "RSS after load MB"], rows)
     if "prism_rss_mb" in iface:
         lines += ["", f"Prism's RSS after load: {iface['prism_rss_mb']:.0f} MB (Node)."]
@@ -200,7 +238,15 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     rows = []
     for n, by_c in dw.get("by_sources", {}).items():
         for c, e in by_c.items():
-            rows.append([n, c.removeprefix("c"), fig(e["rps"]), fig(e["p50_ms"], _ms), fig(e["p99_ms"], _ms)])
+            rows.append(
+                [
+                    n,
+                    c.removeprefix("c"),
+                    fig(e["rps"]),
+                    fig(e["p50_ms"], _ms),
+                    fig(e["p99_ms"], _ms),
+                ]
+            )
     lines += _table(["sources stored", "connections", "writes/s", "p50 ms", "p99 ms"], rows)
     lines += ["", f"![Durable writes]({image_prefix}durable-{label}.png)", ""]
 
@@ -208,12 +254,23 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     gr = results["growth"]
     lines += [f"{h}# Growth from {gr['from']} to {gr['to']} displays", ""]
     if gr["servers"]:
-        lines += ["Each cell is the figure at the largest topology divided by that at the smallest.", ""]
+        lines += [
+            "Each cell is the figure at the largest topology divided by that at the smallest.",
+            "",
+        ]
         rows = []
         for server, ops in gr["servers"].items():
             for name in results["settings"]["ops"]:
                 r = ops[name]
-                rows.append([server, f"`{OP_LABELS.get(name, name)}`", _x(r["rps"]), _x(r["p50_ms"]), _x(r["p99_ms"])])
+                rows.append(
+                    [
+                        server,
+                        f"`{OP_LABELS.get(name, name)}`",
+                        _x(r["rps"]),
+                        _x(r["p50_ms"]),
+                        _x(r["p99_ms"]),
+                    ]
+                )
             rows.append([server, "RSS idle (interface run)", _x(ops.get("rss_idle_mb")), "", ""])
             if "startup_s" in ops:
                 rows.append([server, "start-up time", _x(ops["startup_s"]), "", ""])
@@ -226,7 +283,9 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     lines += [f"{h}# Receivers", ""]
     for name, r in results["receivers"].items():
         if r.get("status") == "not yet measured":
-            lines.append(f"- `{name}`: **not yet measured** ({r['what']}; plan: {json.dumps(r['plan'])}).")
+            lines.append(
+                f"- `{name}`: **not yet measured** ({r['what']}; plan: {json.dumps(r['plan'])})."
+            )
         else:
             lines.append(f"- `{name}`: {json.dumps({k: v for k, v in r.items() if k != 'runs'})}")
     lines.append("")
@@ -241,6 +300,20 @@ def _hdr_x(key: str) -> float:
     return 1.0 / (1.0 - min(p, 99.99) / 100.0)
 
 
+def _curve(ax: Any, c: dict[str, Any], **kw: Any) -> None:
+    """A latency percentile curve: the median over runs, a band from min to max."""
+    keys = [k for k in c if float(k) > 0]
+    xs = [_hdr_x(k) for k in keys]
+    ax.plot(xs, [c[k]["median"] for k in keys], **kw)
+    ax.fill_between(
+        xs,
+        [c[k]["min"] for k in keys],
+        [c[k]["max"] for k in keys],
+        alpha=0.15,
+        color=kw.get("color"),
+    )
+
+
 def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
     import matplotlib
 
@@ -252,30 +325,51 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
     servers = list(iface["servers"])
     ops = results["settings"]["ops"]
     topologies = [str(n) for n in results["settings"]["topologies"]]
-    colours = dict(zip(topologies, ["tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown"], strict=False))
+    colours = dict(
+        zip(
+            topologies,
+            ["tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown"],
+            strict=False,
+        )
+    )
     written: list[Path] = []
 
     # latency distributions, HDR style: percentile on a 1/(1-p) axis
     fig_, axes = plt.subplots(
-        len(ops), len(servers), figsize=(6 * len(servers), 3.2 * len(ops)), squeeze=False, sharey="row"
+        len(ops),
+        len(servers),
+        figsize=(6 * len(servers), 3.2 * len(ops)),
+        squeeze=False,
+        sharey="row",
     )
     ticks = ["50", "90", "99", "99.9", "100"]
     for col, server in enumerate(servers):
         for row, name in enumerate(ops):
             ax = axes[row][col]
 
-            def curve(c: dict[str, Any], **kw: Any) -> None:
-                keys = [k for k in c if float(k) > 0]
-                xs = [_hdr_x(k) for k in keys]
-                ax.plot(xs, [c[k]["median"] for k in keys], **kw)
-                ax.fill_between(xs, [c[k]["min"] for k in keys], [c[k]["max"] for k in keys], alpha=0.15, color=kw.get("color"))
-
             for n in topologies:
-                curve(iface["servers"][server][n]["ops"][name]["latency_curve_ms"], color=colours[n], label=f"tilewall, {n} displays")
+                _curve(
+                    ax,
+                    iface["servers"][server][n]["ops"][name]["latency_curve_ms"],
+                    color=colours[n],
+                    label=f"tilewall, {n} displays",
+                )
             if server in iface["ceiling"]:
-                curve(iface["ceiling"][server]["latency_curve_ms"], color="grey", linestyle="--", label="ceiling (bare Litestar)")
+                _curve(
+                    ax,
+                    iface["ceiling"][server]["latency_curve_ms"],
+                    color="grey",
+                    linestyle="--",
+                    label="ceiling (bare Litestar)",
+                )
             if name in iface.get("prism", {}):
-                curve(iface["prism"][name]["latency_curve_ms"], color="black", linestyle=":", label="Prism mock")
+                _curve(
+                    ax,
+                    iface["prism"][name]["latency_curve_ms"],
+                    color="black",
+                    linestyle=":",
+                    label="Prism mock",
+                )
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xticks([_hdr_x(t) for t in ticks])
@@ -308,9 +402,17 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
             xs = [k + (j - (len(servers) - 1) / 2) * width for k in range(len(topologies))]
             ax.bar(xs, meds, width, yerr=[lo, hi], capsize=3, label=server)
             if server in iface["ceiling"]:
-                ax.axhline(iface["ceiling"][server]["rps"]["median"], linestyle="--", color=f"C{j}", alpha=0.6, label=f"ceiling, {server}")
+                ax.axhline(
+                    iface["ceiling"][server]["rps"]["median"],
+                    linestyle="--",
+                    color=f"C{j}",
+                    alpha=0.6,
+                    label=f"ceiling, {server}",
+                )
         if name in iface.get("prism", {}):
-            ax.axhline(iface["prism"][name]["rps"]["median"], linestyle=":", color="black", label="Prism")
+            ax.axhline(
+                iface["prism"][name]["rps"]["median"], linestyle=":", color="black", label="Prism"
+            )
         ax.set_xticks(range(len(topologies)))
         ax.set_xticklabels(topologies)
         ax.set_xlabel("displays")
@@ -338,9 +440,23 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
             for key, ax, style in (("rps", a1, "-"), ("p50_ms", a2, "-"), ("p99_ms", a2, "--")):
                 s = [by_sources[n][c][key] for n in counts]
                 med = [x["median"] for x in s]
-                err = [[m - x["min"] for m, x in zip(med, s, strict=True)], [x["max"] - m for m, x in zip(med, s, strict=True)]]
-                lab = f"{c.removeprefix('c')} conn." + ("" if key == "rps" else f", {key.split('_')[0]}")
-                ax.errorbar(xs, med, yerr=err, linestyle=style, marker="o", capsize=3, color=f"C{k}", label=lab)
+                err = [
+                    [m - x["min"] for m, x in zip(med, s, strict=True)],
+                    [x["max"] - m for m, x in zip(med, s, strict=True)],
+                ]
+                lab = f"{c.removeprefix('c')} conn." + (
+                    "" if key == "rps" else f", {key.split('_')[0]}"
+                )
+                ax.errorbar(
+                    xs,
+                    med,
+                    yerr=err,
+                    linestyle=style,
+                    marker="o",
+                    capsize=3,
+                    color=f"C{k}",
+                    label=lab,
+                )
         for ax, ylabel in ((a1, "acknowledged writes/s"), (a2, "latency ms")):
             ax.set_xscale("log")
             ax.set_xlabel("sources stored")
@@ -411,7 +527,9 @@ These wait for the receiver hub. The runner already calls their hooks in
 
 def benchmarks_md(results: dict[str, Any]) -> str:
     body = summary(results, image_prefix="bench/results/", heading=2)
-    body = body.replace(f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1)
+    body = body.replace(
+        f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
+    )
     return "\n".join([INTRO, body, RECEIVER_TODO])
 
 

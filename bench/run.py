@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from bench.procs import (
     prism_version,
     tilewall_proc,
 )
-from bench.seed import ADMIN, PASSWORD, Seeded
+from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.stats import geomean, stats
 
 ROOT = BENCH.parent
@@ -52,6 +53,8 @@ OPS = ("displays", "zones", "sources", "zone_switch")
 SERVERS = ("uvicorn", "granian")
 #: the server ``tilewall serve`` uses when --server is not given
 DEFAULT_SERVER = "uvicorn"
+#: topologies up to this many displays and sources are seeded in this process
+SEED_IN_PROCESS = 50
 
 
 @dataclass
@@ -72,13 +75,15 @@ class Settings:
     durable_connections: list[int] = field(default_factory=lambda: [1, 16])
     durable_duration_s: int = 3
     durable_displays: int = 10
+    #: servers of the start-up benchmark (None: the same as ``servers``)
+    startup_servers: list[str] | None = None
+    #: operations run against Prism (None: the same as ``ops``)
+    prism_ops: list[str] | None = None
     quick: bool = False
 
 
 FULL = Settings()
-QUICK = Settings(
-    runs=1, duration_s=2, warmup_s=1, startup_runs=1, durable_duration_s=2, quick=True
-)
+QUICK = Settings(runs=1, duration_s=2, warmup_s=1, startup_runs=1, durable_duration_s=2, quick=True)
 
 
 def log(message: str) -> None:
@@ -89,7 +94,8 @@ def log(message: str) -> None:
 
 
 def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
-    """Seed every data directory the run needs, in parallel processes."""
+    """Seed every data directory the run needs: small ones here, large ones in parallel
+    processes (seeding 1,000 displays is some thousands of durable transactions)."""
     jobs: dict[str, tuple[int, int]] = {}
     for n in settings.topologies:
         jobs[f"topo-{n}"] = (n, settings.sources)
@@ -99,6 +105,9 @@ def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
     dirs: dict[str, Path] = {}
     for key, (displays, sources) in jobs.items():
         dirs[key] = work / "seed" / key
+        if displays + sources <= SEED_IN_PROCESS:
+            seed(dirs[key], displays, sources)
+            continue
         procs[key] = subprocess.Popen(
             [
                 sys.executable,
@@ -121,7 +130,7 @@ def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
 
 def operations(seeded: Seeded) -> dict[str, Operation]:
     zone = seeded.zones[0] if seeded.zones else "no-zone"
-    a, b = (seeded.sources + ["none", "none"])[:2]
+    a, b = ([*seeded.sources, "none", "none"])[:2]
     json_headers = {"Content-Type": "application/json"}
     switch = f"/api/zones/{zone}/switch?destinationSourceId="
     return {
@@ -149,9 +158,11 @@ def tag_operation(seeded: Seeded) -> Operation:
 
 @contextlib.contextmanager
 def running(procs: list[Proc]) -> Iterator[list[Proc]]:
+    """Start the processes side by side (their start-up is not what is measured here)."""
     try:
-        for proc in procs:
-            proc.start()
+        with ThreadPoolExecutor(max_workers=max(len(procs), 1)) as pool:
+            for future in [pool.submit(proc.start) for proc in procs]:
+                future.result()
         yield procs
     finally:
         for proc in procs:
@@ -198,23 +209,28 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
             first = procs[(settings.servers[0], settings.topologies[0])]
             document = work / "openapi.json"
             document.write_bytes(httpx.get(first.base_url + "/api/openapi.json").content)
-            prism = prism_proc(document, work, cookies[(settings.servers[0], settings.topologies[0])])
+            prism = prism_proc(
+                document, work, cookies[(settings.servers[0], settings.topologies[0])]
+            )
             prism_ops = ops[settings.topologies[0]]
+        prism_names = settings.ops if settings.prism_ops is None else settings.prism_ops
+        prism_cookie = cookies[(settings.servers[0], settings.topologies[0])]
         with running([prism] if prism else []):
             ping = Operation("ping", (Request("GET", "/api/ping"),))
 
             def load(proc: Proc, op: Operation, cookie: str, seconds: int) -> dict[str, Any]:
                 return run_wrk(proc.base_url, op, cookie, seconds, settings.connections, work)
 
-            log("warm-up")
-            for (server, n), proc in procs.items():
-                for name in settings.ops:
-                    load(proc, ops[n][name], cookies[(server, n)], settings.warmup_s)
-            for proc in ceilings.values():
-                load(proc, ping, "", settings.warmup_s)
-            if prism is not None:
-                for name in settings.ops:
-                    load(prism, prism_ops[name], cookies[next(iter(cookies))], settings.warmup_s)
+            if settings.warmup_s > 0:
+                log("warm-up")
+                for (server, n), proc in procs.items():
+                    for name in settings.ops:
+                        load(proc, ops[n][name], cookies[(server, n)], settings.warmup_s)
+                for proc in ceilings.values():
+                    load(proc, ping, "", settings.warmup_s)
+                if prism is not None:
+                    for name in prism_names:
+                        load(prism, prism_ops[name], prism_cookie, settings.warmup_s)
 
             t_runs: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
             c_runs: dict[str, list[dict[str, Any]]] = {}
@@ -222,9 +238,9 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
             for r in range(settings.runs):
                 log(f"interface round {r + 1}/{settings.runs}")
                 if prism is not None:
-                    for name in settings.ops:
+                    for name in prism_names:
                         p_runs.setdefault(name, []).append(
-                            load(prism, prism_ops[name], cookies[next(iter(cookies))], settings.duration_s)
+                            load(prism, prism_ops[name], prism_cookie, settings.duration_s)
                         )
                 for server in settings.servers:
                     if server in ceilings:
@@ -234,12 +250,19 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
                     for n in settings.topologies:
                         for name in settings.ops:
                             result = load(
-                                procs[(server, n)], ops[n][name], cookies[(server, n)], settings.duration_s
+                                procs[(server, n)],
+                                ops[n][name],
+                                cookies[(server, n)],
+                                settings.duration_s,
                             )
                             ceiling = c_runs.get(server, [None] * (r + 1))[r]
                             prism_run = p_runs.get(name, [None] * (r + 1))[r]
-                            result["vs_ceiling"] = result["rps"] / ceiling["rps"] if ceiling else None
-                            result["vs_prism"] = result["rps"] / prism_run["rps"] if prism_run else None
+                            result["vs_ceiling"] = (
+                                result["rps"] / ceiling["rps"] if ceiling else None
+                            )
+                            result["vs_prism"] = (
+                                result["rps"] / prism_run["rps"] if prism_run else None
+                            )
                             t_runs.setdefault((server, n, name), []).append(result)
             rss_loaded = {key: p.rss_bytes() for key, p in procs.items()}
             prism_rss = prism.rss_bytes() if prism else None
@@ -291,7 +314,7 @@ def bench_startup(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
     rows: dict[tuple[str, str], list[dict[str, float]]] = {}
     for r in range(settings.startup_runs):
         log(f"start-up round {r + 1}/{settings.startup_runs}")
-        for server in settings.servers:
+        for server in settings.startup_servers or settings.servers:
             for n in settings.topologies:
                 proc = tilewall_proc(seeds[f"topo-{n}"], work, server, f"start-{server}-{n}")
                 with proc:
@@ -330,13 +353,16 @@ def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
         cookies = {s: login(p.base_url, ADMIN, PASSWORD) for s, p in procs.items()}
         ops = {s: tag_operation(Seeded.read(seeds[f"durable-{s}"])) for s in procs}
         for s, proc in procs.items():
-            run_wrk(proc.base_url, ops[s], cookies[s], settings.warmup_s, 1, work)
+            if settings.warmup_s > 0:
+                run_wrk(proc.base_url, ops[s], cookies[s], settings.warmup_s, 1, work)
         for r in range(settings.runs):
             log(f"durable writes round {r + 1}/{settings.runs}")
             for s, proc in procs.items():
                 for c in settings.durable_connections:
                     rows.setdefault((s, c), []).append(
-                        run_wrk(proc.base_url, ops[s], cookies[s], settings.durable_duration_s, c, work)
+                        run_wrk(
+                            proc.base_url, ops[s], cookies[s], settings.durable_duration_s, c, work
+                        )
                     )
     out: dict[str, Any] = {"server": DEFAULT_SERVER, "operation": "PUT /api/displays/{id}/tag"}
     for (s, c), runs in rows.items():
@@ -346,7 +372,9 @@ def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
     return out
 
 
-def growth(interface: dict[str, Any], startup: dict[str, Any], settings: Settings) -> dict[str, Any]:
+def growth(
+    interface: dict[str, Any], startup: dict[str, Any], settings: Settings
+) -> dict[str, Any]:
     """How each figure changes from the smallest to the largest topology (largest/smallest)."""
     small, large = str(min(settings.topologies)), str(max(settings.topologies))
     out: dict[str, Any] = {"from": int(small), "to": int(large), "servers": {}}
@@ -385,7 +413,9 @@ def _node_version() -> str:
     node = shutil.which("node")
     if node is None:
         return "not installed"
-    return subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    return subprocess.run(
+        [node, "--version"], capture_output=True, text=True, timeout=30
+    ).stdout.strip()
 
 
 def _cpu_model() -> str:
@@ -433,7 +463,11 @@ def versions() -> dict[str, str]:
 def git_commit() -> str:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
         )
         if done.returncode == 0:
             return done.stdout.strip()
@@ -465,6 +499,7 @@ def run(
     work_parent = work_parent or BENCH / ".work"
     work_parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="run-", dir=work_parent))
+    load_start = os.getloadavg()
     try:
         progress(f"seeding {settings.topologies} displays and {settings.durable_sources} sources")
         t0 = time.time()
@@ -494,8 +529,14 @@ def run(
             "receivers": receivers.all_receiver_benchmarks(),
         }
         results["elapsed_s"] = time.time() - started
+        results["machine"]["load_average_1m"] = {
+            "start": load_start[0],
+            "end": os.getloadavg()[0],
+        }
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / f"{label}.json").write_text(json.dumps(results, indent=1, sort_keys=False) + "\n")
+        (out_dir / f"{label}.json").write_text(
+            json.dumps(results, indent=1, sort_keys=False) + "\n"
+        )
         report.write(results, out_dir, update_benchmarks_md=update_benchmarks_md)
         progress(f"done in {results['elapsed_s']:.0f}s: {out_dir.name}/{label}.md")
         return results
@@ -544,8 +585,10 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
 
 def main(argv: list[str] | None = None) -> None:
     settings, args = parse_args(argv)
-    command = args.command or os.environ.get("BENCH_COMMAND") or "python bench/run.py " + " ".join(
-        sys.argv[1:] if argv is None else argv
+    command = (
+        args.command
+        or os.environ.get("BENCH_COMMAND")
+        or "python bench/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
     )
     run(
         settings,
