@@ -114,7 +114,7 @@ def run_wrk(
         f"-c{connections}",
         f"-d{duration_s}s",
         "--timeout",
-        "10s",
+        "30s",
         "-s",
         str(script),
         base_url + op.requests[0].path,
