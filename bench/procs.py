@@ -150,6 +150,19 @@ class Proc:
         except psutil.Error:
             return 0
 
+    def settle(self, max_s: float = 20.0, busy_percent: float = 10.0) -> float:
+        """Wait until the process is idle again: when wrk stops, requests it abandoned may
+        still be queued, and their work must not leak into the next measurement."""
+        if self.popen is None:
+            return 0.0
+        started = time.perf_counter()
+        with contextlib.suppress(psutil.Error):
+            proc = psutil.Process(self.popen.pid)
+            while time.perf_counter() - started < max_s:
+                if proc.cpu_percent(interval=0.15) < busy_percent:
+                    break
+        return time.perf_counter() - started
+
     def log_tail(self, chars: int = 2000) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-chars:]

@@ -66,7 +66,7 @@ async def profile(
         f"{op_name} at {ARGS.displays} displays: {requests} requests in {seconds:.2f} s "
         f"({requests / seconds:.0f} req/s in process, one at a time, profiler on)"
     )
-    print(profiler.output_text(unicode=True, color=False, show_all=False))
+    print(profiler.output_text(unicode=True, color=False, show_all=ARGS.all))
     if html is not None:
         html.write_text(profiler.output_html())
 
@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.001)
     parser.add_argument("--html", type=Path)
+    parser.add_argument("--all", action="store_true", help="show library frames too")
     ARGS = parser.parse_args()
     with (
         tempfile.TemporaryDirectory(prefix="tilewall-profile-") as tmp,

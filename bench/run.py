@@ -219,7 +219,9 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
             ping = Operation("ping", (Request("GET", "/api/ping"),))
 
             def load(proc: Proc, op: Operation, cookie: str, seconds: int) -> dict[str, Any]:
-                return run_wrk(proc.base_url, op, cookie, seconds, settings.connections, work)
+                result = run_wrk(proc.base_url, op, cookie, seconds, settings.connections, work)
+                result["settle_s"] = proc.settle()
+                return result
 
             if settings.warmup_s > 0:
                 log("warm-up")
@@ -364,6 +366,7 @@ def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
                             proc.base_url, ops[s], cookies[s], settings.durable_duration_s, c, work
                         )
                     )
+                    proc.settle()
     out: dict[str, Any] = {"server": DEFAULT_SERVER, "operation": "PUT /api/displays/{id}/tag"}
     for (s, c), runs in rows.items():
         entry = summarise(runs)
