@@ -525,12 +525,29 @@ These wait for the receiver hub. The runner already calls their hooks in
 """
 
 
-def benchmarks_md(results: dict[str, Any]) -> str:
+NOTES_START = "<!-- notes: kept when the page is regenerated -->"
+NOTES_END = "<!-- /notes -->"
+
+
+def kept_notes(previous: str) -> str:
+    """The hand-written notes section of the previous page, markers included."""
+    start = previous.find(NOTES_START)
+    end = previous.find(NOTES_END, start)
+    if start < 0 or end < 0:
+        return ""
+    return previous[start : end + len(NOTES_END)] + "\n"
+
+
+def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
     body = summary(results, image_prefix="bench/results/", heading=2)
     body = body.replace(
         f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
     )
-    return "\n".join([INTRO, body, RECEIVER_TODO])
+    parts = [INTRO, body, RECEIVER_TODO]
+    notes = kept_notes(previous)
+    if notes:
+        parts.append(notes)
+    return "\n".join(parts)
 
 
 def write(results: dict[str, Any], out_dir: Path, update_benchmarks_md: bool = True) -> None:
@@ -538,7 +555,8 @@ def write(results: dict[str, Any], out_dir: Path, update_benchmarks_md: bool = T
     plots(results, out_dir)
     (out_dir / f"{results['label']}.md").write_text(summary(results) + "\n")
     if update_benchmarks_md:
-        BENCHMARKS_MD.write_text(benchmarks_md(results))
+        previous = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else ""
+        BENCHMARKS_MD.write_text(benchmarks_md(results, previous))
 
 
 def main() -> None:

@@ -63,9 +63,9 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     assert startup["startup_s"]["median"] > 0 and startup["rss_idle_mb"]["median"] > 0
     durable = stored["durable_writes"]["by_sources"]["3"]["c2"]
     assert durable["runs"][0]["requests"] > 0 and durable["failed"] == 0
-    assert all(
-        r["status"] == "not yet measured" for r in results["receivers"].values()
-    ), "a receiver benchmark was measured: show it in the report and update this test"
+    assert all(r["status"] == "not yet measured" for r in results["receivers"].values()), (
+        "a receiver benchmark was measured: show it in the report and update this test"
+    )
     summary = (tmp_path / "results" / "smoke.md").read_text()
     assert "Interface throughput and latency" in summary and "not yet measured" in summary
     for plot in ("latency", "throughput", "durable"):
