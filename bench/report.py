@@ -47,15 +47,20 @@ def fig(s: dict[str, Any] | None, fmt: Any = _num) -> str:
     return f"{fmt(s['median'])} <sub>[{fmt(s['min'])}–{fmt(s['max'])}]</sub>"
 
 
+def _ratio_text(v: float) -> str:
+    """Two decimals, or two significant digits for ratios below 0.1 (0.0043, not 0.00)."""
+    return f"{v:.2f}" if v >= 0.1 else f"{v:.2g}"
+
+
 def ratio(s: dict[str, Any] | None) -> str:
     def f(v: float) -> str:
-        return f"{v:.2f}"
+        return _ratio_text(v)
 
     return fig(s, f)
 
 
 def _x(value: float | None) -> str:
-    return "–" if value is None else f"×{value:.2f}"
+    return "–" if value is None else f"×{_ratio_text(value)}"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
