@@ -26,7 +26,7 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
         topologies=[4],
         servers=["granian"],
         startup_servers=["uvicorn"],
-        ops=["displays", "zones", "sources", "zone_switch"],
+        ops=["displays", "zone_switch"],  # the other GETs run the same Lua as displays
         prism_ops=["zone_switch"],
         runs=1,
         duration_s=1,
