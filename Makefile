@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 9000
 DATA_DIR ?= data
 
-.PHONY: install run test lint system-deps clean bench bench-quick
+.PHONY: install run test lint system-deps clean bench bench-quick bench-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,7 +22,7 @@ system-deps:
 run: install
 	$(BIN)/tilewall serve --port $(PORT) --data-dir $(DATA_DIR) --demo
 
-test: install system-deps
+test: install system-deps bench-deps
 	$(BIN)/pytest -q
 
 lint: install
@@ -31,4 +31,14 @@ lint: install
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) $(DATA_DIR) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DATA_DIR) .pytest_cache .mypy_cache .ruff_cache bench/node_modules bench/.work
+
+# Benchmarks (BENCHMARKS.md): wrk and Prism are installed by scripts/bench-deps.
+bench-deps:
+	bash scripts/bench-deps
+
+bench: install bench-deps
+	BENCH_COMMAND="make bench" $(BIN)/python bench/run.py
+
+bench-quick: install bench-deps
+	BENCH_COMMAND="make bench-quick" $(BIN)/python bench/run.py --quick

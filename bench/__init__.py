@@ -1,0 +1,1 @@
+"""tilewall benchmarks: see BENCHMARKS.md and bench/run.py."""

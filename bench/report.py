@@ -1,0 +1,575 @@
+"""The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run."""
+
+# ruff: noqa: RUF001, RUF002  (en dashes and multiplication signs are meant)
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
+
+OP_LABELS = {
+    "displays": "GET /api/displays",
+    "zones": "GET /api/zones",
+    "sources": "GET /api/sources",
+    "zone_switch": "PUT /api/zones/{id}/switch",
+}
+
+
+# ---------------------------------------------------------------------------- formatting
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    if value is None:
+        return "–"
+    if digits == 0:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def _ms(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def fig(s: dict[str, Any] | None, fmt: Any = _num) -> str:
+    """Median with its spread over the runs: ``median [min–max]`` (just the median if n=1)."""
+    if not s or s.get("median") is None:
+        return "–"
+    if s["n"] <= 1 or s["min"] == s["max"]:
+        return fmt(s["median"])
+    return f"{fmt(s['median'])} <sub>[{fmt(s['min'])}–{fmt(s['max'])}]</sub>"
+
+
+def _ratio_text(v: float) -> str:
+    """Two decimals, or two significant digits for ratios below 0.1 (0.0043, not 0.00)."""
+    return f"{v:.2f}" if v >= 0.1 else f"{v:.2g}"
+
+
+def ratio(s: dict[str, Any] | None) -> str:
+    def f(v: float) -> str:
+        return _ratio_text(v)
+
+    return fig(s, f)
+
+
+def _x(value: float | None) -> str:
+    return "–" if value is None else f"×{_ratio_text(value)}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def _load_note(results: dict[str, Any]) -> list[str]:
+    m = results["machine"]
+    load = m.get("load_average_1m")
+    if not load:
+        return []
+    note = (
+        f"- **Machine load**: 1-minute load average {load['start']:.1f} at the start, "
+        f"{load['end']:.1f} at the end"
+    )
+    if max(load["start"], load["end"]) > 0.5 * (m["logical_cpus"] or 1):
+        note += (
+            " — **other work was running on this machine**, so absolute figures are noisy "
+            "and low; the ratios (taken within a round) are the figures to trust"
+        )
+    return [note + "."]
+
+
+def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
+    h = "#" * heading
+    s = results["settings"]
+    m = results["machine"]
+    v = results["versions"]
+    label = results["label"]
+    iface = results["interface"]
+    lines: list[str] = [f"{h} tilewall benchmarks: {label}", ""]
+    if results.get("quick"):
+        lines += [
+            "*Quick run (`make bench-quick`): one run of each, short loads; indicative only.*",
+            "",
+        ]
+    lines += [
+        f"- **Machine**: {m['logical_cpus']} logical CPUs ({m['physical_cpus']} physical, "
+        f"{m['cpu_model']}), {m['memory_gb']} GB memory, {m['os']}; data directories on "
+        f"{m['data_dir_filesystem']}.",
+        f"- **Versions**: Python {v['python']}, tilewall {v['tilewall']} (commit "
+        f"{results['commit']}), Litestar {v['litestar']}, msgspec {v['msgspec']}, uvicorn "
+        f"{v['uvicorn']}, granian {v['granian']}, {v['wrk']}, Prism {v['prism']} (Node "
+        f"{v['node']}).",
+        f"- **Command**: `{results['command']}` ({results['elapsed_s']:.0f} s in all, on "
+        f"{results['date']}).",
+        f"- **Load**: wrk, 1 thread, {s['connections']} connections, {s['duration_s']} s per "
+        f"measurement after a {s['warmup_s']} s warm-up, on loopback; each server runs one "
+        f"worker process; the host and wrk share the {m['logical_cpus']} CPUs.",
+        *_load_note(results),
+        f"- **Figures**: median of {s['runs']} run(s), spread as <sub>[min–max]</sub>. "
+        "Ratios are taken run by run between measurements of the same round, then the "
+        "median.",
+        "",
+    ]
+
+    # interface
+    lines += [f"{h}# Interface throughput and latency", ""]
+    cmp = iface.get("granian_vs_uvicorn")
+    if cmp and cmp.get("geomean"):
+        g = cmp["geomean"]
+        faster, factor = ("granian", g) if g > 1 else ("uvicorn", 1 / g)
+        lines += [
+            f"**{faster} is faster**: granian reaches ×{g:.2f} uvicorn's requests per second "
+            f"(geometric mean over {len(cmp['rps_ratio'])} operation × topology pairs, each the "
+            f"median of per-round ratios), so {faster} serves ×{factor:.2f} the load "
+            f"(`tilewall serve` defaults to uvicorn).",
+            "",
+        ]
+    for server, topos in iface["servers"].items():
+        ceiling = iface["ceiling"].get(server)
+        lines += [
+            f"**{server}**"
+            + (
+                f" (ceiling, a bare Litestar JSON endpoint on the same stack: "
+                f"{fig(ceiling['rps'])} req/s, p50 {fig(ceiling['p50_ms'], _ms)} ms, p99 "
+                f"{fig(ceiling['p99_ms'], _ms)} ms)"
+                if ceiling
+                else ""
+            ),
+            "",
+        ]
+        rows = []
+        for n, topo in topos.items():
+            for name, e in topo["ops"].items():
+                rows.append(
+                    [
+                        n,
+                        f"`{OP_LABELS.get(name, name)}`",
+                        fig(e["rps"]),
+                        fig(e["p50_ms"], _ms),
+                        fig(e["p99_ms"], _ms),
+                        ratio(e.get("vs_ceiling")),
+                        ratio(e.get("vs_prism")),
+                    ]
+                    + (["⚠ " + str(e["failed"])] if e["failed"] else [])
+                )
+        lines += _table(
+            ["displays", "operation", "req/s", "p50 ms", "p99 ms", "÷ ceiling", "÷ Prism"],
+            rows,
+        )
+        lines.append("")
+    if iface.get("prism"):
+        lines += [
+            "**Prism** (`prism mock` on tilewall's own `/api/openapi.json`, static examples: "
+            "its answers are the document's one-item examples whatever the topology, so "
+            "the ÷ Prism ratio is the fair one at the smallest topology)",
+            "",
+        ]
+        rows = [
+            [
+                f"`{OP_LABELS.get(name, name)}`",
+                fig(e["rps"]),
+                fig(e["p50_ms"], _ms),
+                fig(e["p99_ms"], _ms),
+            ]
+            for name, e in iface["prism"].items()
+        ]
+        lines += _table(["operation", "req/s", "p50 ms", "p99 ms"], rows)
+        lines.append("")
+    failed = [
+        f"{server}/{n}/{name}: {e['failed']}"
+        for server, topos in iface["servers"].items()
+        for n, topo in topos.items()
+        for name, e in topo["ops"].items()
+        if e["failed"]
+    ]
+    if failed:
+        lines += ["**Failed requests** (errors or non-2xx answers): " + ", ".join(failed), ""]
+    lines += [f"![Latency distributions]({image_prefix}latency-{label}.png)", ""]
+    lines += [f"![Throughput]({image_prefix}throughput-{label}.png)", ""]
+
+    # memory and start-up
+    lines += [
+        f"{h}# Memory and start-up",
+        "",
+        "Start-up: process spawn to the first answered `GET /api/openapi.json` (which "
+        "includes loading the stored state and building the OpenAPI document). RSS: "
+        "resident memory of the server process (psutil), idle half a second after that "
+        "answer; *after load* is the RSS of the interface benchmark's server at its end.",
+        "",
+    ]
+    rows = []
+    for server, keys in results["startup"].items():
+        for key, e in keys.items():
+            after = "–"
+            topo = iface["servers"].get(server, {}).get(key)
+            if topo:
+                after = _num(topo["rss_after_load_mb"], 1)
+                _num(topo["rss_idle_mb"], 1)
+            rows.append(
+                [
+                    server,
+                    key if key != "ceiling" else "ceiling app",
+                    fig(e["startup_s"], lambda x: f"{x:.2f}"),
+                    fig(e["rss_idle_mb"], lambda x: f"{x:.1f}"),
+                    after,
+                ]
+            )
+    lines += _table(["server", "displays", "start-up s", "RSS idle MB", "RSS after load MB"], rows)
+    if "prism_rss_mb" in iface:
+        lines += ["", f"Prism's RSS after load: {iface['prism_rss_mb']:.0f} MB (Node)."]
+    lines.append("")
+
+    # durable writes
+    dw = results["durable_writes"]
+    lines += [
+        f"{h}# Durable writes",
+        "",
+        f"`{dw['operation']}` on {dw['server']}, every answer sent after the change is "
+        "committed to SQLite (WAL, synchronous FULL); the host has "
+        f"{s['durable_displays']} displays and N sources stored.",
+        "",
+    ]
+    rows = []
+    for n, by_c in dw.get("by_sources", {}).items():
+        for c, e in by_c.items():
+            rows.append(
+                [
+                    n,
+                    c.removeprefix("c"),
+                    fig(e["rps"]),
+                    fig(e["p50_ms"], _ms),
+                    fig(e["p99_ms"], _ms),
+                ]
+            )
+    lines += _table(["sources stored", "connections", "writes/s", "p50 ms", "p99 ms"], rows)
+    lines += ["", f"![Durable writes]({image_prefix}durable-{label}.png)", ""]
+
+    # growth
+    gr = results["growth"]
+    lines += [f"{h}# Growth from {gr['from']} to {gr['to']} displays", ""]
+    if gr["servers"]:
+        lines += [
+            "Each cell is the figure at the largest topology divided by that at the smallest.",
+            "",
+        ]
+        rows = []
+        for server, ops in gr["servers"].items():
+            for name in results["settings"]["ops"]:
+                r = ops[name]
+                rows.append(
+                    [
+                        server,
+                        f"`{OP_LABELS.get(name, name)}`",
+                        _x(r["rps"]),
+                        _x(r["p50_ms"]),
+                        _x(r["p99_ms"]),
+                    ]
+                )
+            rows.append([server, "RSS idle (interface run)", _x(ops.get("rss_idle_mb")), "", ""])
+            if "startup_s" in ops:
+                rows.append([server, "start-up time", _x(ops["startup_s"]), "", ""])
+        lines += _table(["server", "figure", "req/s", "p50", "p99"], rows)
+    else:
+        lines.append("Only one topology was measured.")
+    lines.append("")
+
+    # receivers
+    lines += [f"{h}# Receivers", ""]
+    for name, r in results["receivers"].items():
+        if r.get("status") == "not yet measured":
+            lines.append(
+                f"- `{name}`: **not yet measured** ({r['what']}; plan: {json.dumps(r['plan'])})."
+            )
+        else:
+            lines.append(f"- `{name}`: {json.dumps({k: v for k, v in r.items() if k != 'runs'})}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- plots
+
+
+def _hdr_x(key: str) -> float:
+    p = float(key)
+    return 1.0 / (1.0 - min(p, 99.99) / 100.0)
+
+
+def _curve(ax: Any, c: dict[str, Any], **kw: Any) -> None:
+    """A latency percentile curve: the median over runs, a band from min to max."""
+    keys = [k for k in c if float(k) > 0]
+    xs = [_hdr_x(k) for k in keys]
+    ax.plot(xs, [c[k]["median"] for k in keys], **kw)
+    ax.fill_between(
+        xs,
+        [c[k]["min"] for k in keys],
+        [c[k]["max"] for k in keys],
+        alpha=0.15,
+        color=kw.get("color"),
+    )
+
+
+def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    label = results["label"]
+    iface = results["interface"]
+    servers = list(iface["servers"])
+    ops = results["settings"]["ops"]
+    topologies = [str(n) for n in results["settings"]["topologies"]]
+    colours = dict(
+        zip(
+            topologies,
+            ["tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown"],
+            strict=False,
+        )
+    )
+    written: list[Path] = []
+
+    # latency distributions, HDR style: percentile on a 1/(1-p) axis
+    fig_, axes = plt.subplots(
+        len(ops),
+        len(servers),
+        figsize=(6 * len(servers), 3.2 * len(ops)),
+        squeeze=False,
+        sharey="row",
+    )
+    ticks = ["50", "90", "99", "99.9", "100"]
+    for col, server in enumerate(servers):
+        for row, name in enumerate(ops):
+            ax = axes[row][col]
+
+            for n in topologies:
+                _curve(
+                    ax,
+                    iface["servers"][server][n]["ops"][name]["latency_curve_ms"],
+                    color=colours[n],
+                    label=f"tilewall, {n} displays",
+                )
+            if server in iface["ceiling"]:
+                _curve(
+                    ax,
+                    iface["ceiling"][server]["latency_curve_ms"],
+                    color="grey",
+                    linestyle="--",
+                    label="ceiling (bare Litestar)",
+                )
+            if name in iface.get("prism", {}):
+                _curve(
+                    ax,
+                    iface["prism"][name]["latency_curve_ms"],
+                    color="black",
+                    linestyle=":",
+                    label="Prism mock",
+                )
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xticks([_hdr_x(t) for t in ticks])
+            ax.set_xticklabels([t if t != "100" else "max" for t in ticks])
+            ax.set_title(f"{OP_LABELS.get(name, name)} on {server}", fontsize=10)
+            ax.set_xlabel("percentile")
+            ax.set_ylabel("latency ms")
+            ax.grid(True, which="both", alpha=0.3)
+            if row == 0 and col == 0:
+                ax.legend(fontsize=8)
+    fig_.suptitle(f"tilewall latency distributions ({label}; median of runs, band = min–max)")
+    fig_.tight_layout()
+    path = out_dir / f"latency-{label}.png"
+    fig_.savefig(path, dpi=80)
+    plt.close(fig_)
+    written.append(path)
+
+    # throughput per operation and topology
+    fig_, axes = plt.subplots(1, len(ops), figsize=(4 * len(ops), 4), squeeze=False)
+    width = 0.8 / max(len(servers), 1)
+    for i, name in enumerate(ops):
+        ax = axes[0][i]
+        for j, server in enumerate(servers):
+            meds, lo, hi = [], [], []
+            for n in topologies:
+                s = iface["servers"][server][n]["ops"][name]["rps"]
+                meds.append(s["median"])
+                lo.append(s["median"] - s["min"])
+                hi.append(s["max"] - s["median"])
+            xs = [k + (j - (len(servers) - 1) / 2) * width for k in range(len(topologies))]
+            ax.bar(xs, meds, width, yerr=[lo, hi], capsize=3, label=server)
+            if server in iface["ceiling"]:
+                ax.axhline(
+                    iface["ceiling"][server]["rps"]["median"],
+                    linestyle="--",
+                    color=f"C{j}",
+                    alpha=0.6,
+                    label=f"ceiling, {server}",
+                )
+        if name in iface.get("prism", {}):
+            ax.axhline(
+                iface["prism"][name]["rps"]["median"], linestyle=":", color="black", label="Prism"
+            )
+        ax.set_xticks(range(len(topologies)))
+        ax.set_xticklabels(topologies)
+        ax.set_xlabel("displays")
+        ax.set_ylabel("requests/s")
+        ax.set_yscale("log")
+        ax.set_title(OP_LABELS.get(name, name), fontsize=10)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        if i == 0:
+            ax.legend(fontsize=7)
+    fig_.suptitle(f"tilewall throughput ({label}; median, bars = min–max)")
+    fig_.tight_layout()
+    path = out_dir / f"throughput-{label}.png"
+    fig_.savefig(path, dpi=80)
+    plt.close(fig_)
+    written.append(path)
+
+    # durable writes
+    by_sources = results["durable_writes"].get("by_sources", {})
+    if by_sources:
+        fig_, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
+        counts = sorted(by_sources, key=int)
+        xs = [int(c) for c in counts]
+        conns = list(by_sources[counts[0]])
+        for k, c in enumerate(conns):
+            for key, ax, style in (("rps", a1, "-"), ("p50_ms", a2, "-"), ("p99_ms", a2, "--")):
+                s = [by_sources[n][c][key] for n in counts]
+                med = [x["median"] for x in s]
+                err = [
+                    [m - x["min"] for m, x in zip(med, s, strict=True)],
+                    [x["max"] - m for m, x in zip(med, s, strict=True)],
+                ]
+                lab = f"{c.removeprefix('c')} conn." + (
+                    "" if key == "rps" else f", {key.split('_')[0]}"
+                )
+                ax.errorbar(
+                    xs,
+                    med,
+                    yerr=err,
+                    linestyle=style,
+                    marker="o",
+                    capsize=3,
+                    color=f"C{k}",
+                    label=lab,
+                )
+        for ax, ylabel in ((a1, "acknowledged writes/s"), (a2, "latency ms")):
+            ax.set_xscale("log")
+            ax.set_xlabel("sources stored")
+            ax.set_ylabel(ylabel)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+        a2.set_yscale("log")
+        fig_.suptitle(f"Durable writes: PUT display tag ({label})")
+        fig_.tight_layout()
+        path = out_dir / f"durable-{label}.png"
+        fig_.savefig(path, dpi=80)
+        plt.close(fig_)
+        written.append(path)
+    return written
+
+
+# ---------------------------------------------------------------------------- BENCHMARKS.md
+
+INTRO = """\
+# tilewall benchmarks
+
+How fast tilewall answers, how far it scales, and how it compares with what users would
+run instead. `make bench` (about 10 minutes, 2 CPUs) or `make bench-quick` (about 2
+minutes) measures on this machine, writes `bench/results/<date>.json` and `.md` with the
+plots beside them, and rewrites this page to show the latest run. The runner is
+`bench/run.py` (`--help` for its options); `bench/profile.py` profiles the hot read paths.
+
+What is measured:
+
+1. **Interface throughput and latency**: wrk (separate process, one thread, a Lua script
+   carrying the session cookie) against `GET /api/displays`, `GET /api/zones`,
+   `GET /api/sources` and `PUT /api/zones/{id}/switch` (alternating between two sources),
+   on topologies of 10, 100 and 1,000 displays (walls of four displays with one zone
+   each, 20 sources) seeded through the host's services, with uvicorn and with granian.
+   Beside it, in the same rounds: the **ceiling** (a bare Litestar JSON endpoint,
+   `bench/ceiling_app.py`, on the same server with the same settings) and **Prism**
+   (`prism mock` serving tilewall's own OpenAPI document, what a team would stand up to
+   fake this interface).
+2. **Memory and start-up**: RSS of the idle host; spawn to first answered request.
+3. **Durable writes**: acknowledged `PUT /api/displays/{id}/tag` per second, one and
+   sixteen clients, with 10, 100 and 1,000 sources stored.
+4. **Growth**: each figure at 1,000 displays divided by the same at 10.
+5. **Receivers**: switch fan-out, wall sync and memory with receivers connected, not yet
+   measured (see the end of this page and `bench/receivers.py`).
+
+Every figure is the median of several runs (one in a quick run) with its spread; ratios
+compare measurements of the same round. Figures from different machines are not
+comparable; ratios travel better.
+"""
+
+RECEIVER_TODO = """\
+## Receiver benchmarks (not yet measured)
+
+These wait for the receiver hub. The runner already calls their hooks in
+`bench/receivers.py` and records them under the `receivers` key of the results JSON with
+`"status": "not yet measured"`; no figure is shown until one is measured.
+
+- **Switch fan-out** (`receivers.switch_fanout`): time from an acknowledged zone switch to
+  the last of 4 / 100 / 1,000 connected WebSocket receivers having its new render
+  description. *Not yet measured.*
+- **Wall sync in Chromium** (`receivers.wall_sync`): the largest playback position
+  difference between the tiles of one zone, four receiver pages in headless Chromium,
+  target one frame (17 ms). *Not yet measured.*
+- **Memory with receivers** (`receivers.memory_with_receivers`): host RSS with 100 and
+  1,000 receivers connected. *Not yet measured.*
+"""
+
+
+NOTES_START = "<!-- notes: kept when the page is regenerated -->"
+NOTES_END = "<!-- /notes -->"
+
+
+def kept_notes(previous: str) -> str:
+    """The hand-written notes section of the previous page, markers included."""
+    start = previous.find(NOTES_START)
+    end = previous.find(NOTES_END, start)
+    if start < 0 or end < 0:
+        return ""
+    return previous[start : end + len(NOTES_END)] + "\n"
+
+
+def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
+    body = summary(results, image_prefix="bench/results/", heading=2)
+    body = body.replace(
+        f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
+    )
+    parts = [INTRO, body, RECEIVER_TODO]
+    notes = kept_notes(previous)
+    if notes:
+        parts.append(notes)
+    return "\n".join(parts)
+
+
+def write(results: dict[str, Any], out_dir: Path, update_benchmarks_md: bool = True) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plots(results, out_dir)
+    (out_dir / f"{results['label']}.md").write_text(summary(results) + "\n")
+    if update_benchmarks_md:
+        previous = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else ""
+        BENCHMARKS_MD.write_text(benchmarks_md(results, previous))
+
+
+def main() -> None:
+    """Re-render the report of a results file: ``python bench/report.py RESULTS.json``."""
+    path = Path(sys.argv[1])
+    results = json.loads(path.read_text())
+    write(results, path.parent, update_benchmarks_md="--no-benchmarks-md" not in sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,606 @@
+"""tilewall benchmarks: interface throughput and latency against the stack's ceiling and
+Prism, with uvicorn and granian, at 10/100/1000 displays; memory and start-up; durable
+writes; growth. Writes bench/results/<date>.json and .md (+ plots), updates BENCHMARKS.md.
+
+    python bench/run.py            # the full set (make bench), about 10 minutes
+    python bench/run.py --quick    # one run of each, shorter loads (make bench-quick)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import importlib.metadata
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+if __package__ in (None, ""):  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import receivers
+from bench.loadgen import Operation, Request, run_wrk, wrk_path, wrk_version
+from bench.procs import (
+    BENCH,
+    PRISM,
+    Proc,
+    ceiling_proc,
+    login,
+    prism_proc,
+    prism_version,
+    tilewall_proc,
+)
+from bench.seed import ADMIN, PASSWORD, Seeded, seed
+from bench.stats import geomean, stats
+
+ROOT = BENCH.parent
+RESULTS = BENCH / "results"
+OPS = ("displays", "zones", "sources", "zone_switch")
+SERVERS = ("uvicorn", "granian")
+#: the server ``tilewall serve`` uses when --server is not given
+DEFAULT_SERVER = "uvicorn"
+#: topologies up to this many displays and sources are seeded in this process
+SEED_IN_PROCESS = 50
+
+
+@dataclass
+class Settings:
+    topologies: list[int] = field(default_factory=lambda: [10, 100, 1000])
+    servers: list[str] = field(default_factory=lambda: list(SERVERS))
+    ops: list[str] = field(default_factory=lambda: list(OPS))
+    #: repetitions of every measurement; figures are medians over these
+    runs: int = 3
+    duration_s: int = 4
+    warmup_s: int = 1
+    connections: int = 16
+    sources: int = 20
+    ceiling: bool = True
+    prism: bool = True
+    startup_runs: int = 3
+    durable_sources: list[int] = field(default_factory=lambda: [10, 100, 1000])
+    durable_connections: list[int] = field(default_factory=lambda: [1, 16])
+    durable_duration_s: int = 3
+    durable_displays: int = 10
+    #: servers of the start-up benchmark (None: the same as ``servers``)
+    startup_servers: list[str] | None = None
+    #: operations run against Prism (None: the same as ``ops``)
+    prism_ops: list[str] | None = None
+    quick: bool = False
+
+
+FULL = Settings()
+QUICK = Settings(runs=1, duration_s=2, warmup_s=1, startup_runs=1, durable_duration_s=2, quick=True)
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
+    """Seed every data directory the run needs: small ones here, large ones in parallel
+    processes (seeding 1,000 displays is some thousands of durable transactions)."""
+    jobs: dict[str, tuple[int, int]] = {}
+    for n in settings.topologies:
+        jobs[f"topo-{n}"] = (n, settings.sources)
+    for s in settings.durable_sources:
+        jobs[f"durable-{s}"] = (settings.durable_displays, s)
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    dirs: dict[str, Path] = {}
+    for key, (displays, sources) in jobs.items():
+        dirs[key] = work / "seed" / key
+        if displays + sources <= SEED_IN_PROCESS:
+            seed(dirs[key], displays, sources)
+            continue
+        procs[key] = subprocess.Popen(
+            [
+                sys.executable,
+                str(BENCH / "seed.py"),
+                str(dirs[key]),
+                "--displays",
+                str(displays),
+                "--sources",
+                str(sources),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+    for key, proc in procs.items():
+        out, _ = proc.communicate(timeout=600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"seeding {key} failed:\n{out.decode(errors='replace')}")
+    return dirs
+
+
+def operations(seeded: Seeded) -> dict[str, Operation]:
+    zone = seeded.zones[0] if seeded.zones else "no-zone"
+    a, b = ([*seeded.sources, "none", "none"])[:2]
+    json_headers = {"Content-Type": "application/json"}
+    switch = f"/api/zones/{zone}/switch?destinationSourceId="
+    return {
+        "displays": Operation("displays", (Request("GET", "/api/displays"),)),
+        "zones": Operation("zones", (Request("GET", "/api/zones"),)),
+        "sources": Operation("sources", (Request("GET", "/api/sources"),)),
+        # the body {} is accepted by tilewall and needed by Prism, whose reading of the
+        # OpenAPI document makes the switch body required
+        "zone_switch": Operation(
+            "zone_switch",
+            (Request("PUT", switch + a, "{}"), Request("PUT", switch + b, "{}")),
+            json_headers,
+        ),
+    }
+
+
+def tag_operation(seeded: Seeded) -> Operation:
+    """PUT display tag, cycling over the displays and over changing values."""
+    reqs = tuple(
+        Request("PUT", f"/api/displays/{d}/tag", json.dumps({"displayTag": f"bench tag {i}"}))
+        for i, d in enumerate(seeded.displays[:8] * 2)
+    )
+    return Operation("display_tag", reqs, {"Content-Type": "application/json"})
+
+
+@contextlib.contextmanager
+def running(procs: list[Proc]) -> Iterator[list[Proc]]:
+    """Start the processes side by side (their start-up is not what is measured here)."""
+    try:
+        with ThreadPoolExecutor(max_workers=max(len(procs), 1)) as pool:
+            for future in [pool.submit(proc.start) for proc in procs]:
+                future.result()
+        yield procs
+    finally:
+        for proc in procs:
+            proc.stop()
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "rps": stats(r["rps"] for r in runs),
+        "p50_ms": stats(r["p50_ms"] for r in runs),
+        "p99_ms": stats(r["p99_ms"] for r in runs),
+        "failed": sum(r["failed"] for r in runs),
+        "runs": runs,
+    }
+
+
+def percentile_curve(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each latency percentile, median and spread over the runs (for plots)."""
+    keys = runs[0]["latency_ms"].keys() if runs else []
+    return {k: stats(r["latency_ms"][k] for r in runs) for k in keys}
+
+
+# ---------------------------------------------------------------------------- benchmarks
+
+
+def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> dict[str, Any]:
+    """Throughput and latency of the read and switch operations, with the ceiling and
+    Prism measured in the same rounds so that ratios compare like with like."""
+    procs: dict[tuple[str, int], Proc] = {}
+    ceilings: dict[str, Proc] = {}
+    for server in settings.servers:
+        for n in settings.topologies:
+            procs[(server, n)] = tilewall_proc(seeds[f"topo-{n}"], work, server, f"{server}-{n}")
+        if settings.ceiling:
+            ceilings[server] = ceiling_proc(work, server, server)
+    everything = [*procs.values(), *ceilings.values()]
+    with running(everything):
+        cookies = {key: login(p.base_url, ADMIN, PASSWORD) for key, p in procs.items()}
+        ops = {n: operations(Seeded.read(seeds[f"topo-{n}"])) for n in settings.topologies}
+        rss_idle = {key: p.rss_bytes() for key, p in procs.items()}
+        prism: Proc | None = None
+        prism_ops: dict[str, Operation] = {}
+        if settings.prism:
+            first = procs[(settings.servers[0], settings.topologies[0])]
+            document = work / "openapi.json"
+            document.write_bytes(httpx.get(first.base_url + "/api/openapi.json").content)
+            prism = prism_proc(
+                document, work, cookies[(settings.servers[0], settings.topologies[0])]
+            )
+            prism_ops = ops[settings.topologies[0]]
+        prism_names = settings.ops if settings.prism_ops is None else settings.prism_ops
+        prism_cookie = cookies[(settings.servers[0], settings.topologies[0])]
+        with running([prism] if prism else []):
+            ping = Operation("ping", (Request("GET", "/api/ping"),))
+
+            def load(proc: Proc, op: Operation, cookie: str, seconds: int) -> dict[str, Any]:
+                result = run_wrk(proc.base_url, op, cookie, seconds, settings.connections, work)
+                result["settle_s"] = proc.settle()
+                return result
+
+            if settings.warmup_s > 0:
+                log("warm-up")
+                for (server, n), proc in procs.items():
+                    for name in settings.ops:
+                        load(proc, ops[n][name], cookies[(server, n)], settings.warmup_s)
+                for proc in ceilings.values():
+                    load(proc, ping, "", settings.warmup_s)
+                if prism is not None:
+                    for name in prism_names:
+                        load(prism, prism_ops[name], prism_cookie, settings.warmup_s)
+
+            t_runs: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+            c_runs: dict[str, list[dict[str, Any]]] = {}
+            p_runs: dict[str, list[dict[str, Any]]] = {}
+            for r in range(settings.runs):
+                log(f"interface round {r + 1}/{settings.runs}")
+                if prism is not None:
+                    for name in prism_names:
+                        p_runs.setdefault(name, []).append(
+                            load(prism, prism_ops[name], prism_cookie, settings.duration_s)
+                        )
+                for server in settings.servers:
+                    if server in ceilings:
+                        c_runs.setdefault(server, []).append(
+                            load(ceilings[server], ping, "", settings.duration_s)
+                        )
+                    for n in settings.topologies:
+                        for name in settings.ops:
+                            result = load(
+                                procs[(server, n)],
+                                ops[n][name],
+                                cookies[(server, n)],
+                                settings.duration_s,
+                            )
+                            ceiling = c_runs.get(server, [None] * (r + 1))[r]
+                            prism_run = p_runs.get(name, [None] * (r + 1))[r]
+                            result["vs_ceiling"] = (
+                                result["rps"] / ceiling["rps"] if ceiling else None
+                            )
+                            result["vs_prism"] = (
+                                result["rps"] / prism_run["rps"] if prism_run else None
+                            )
+                            t_runs.setdefault((server, n, name), []).append(result)
+            rss_loaded = {key: p.rss_bytes() for key, p in procs.items()}
+            prism_rss = prism.rss_bytes() if prism else None
+
+    out: dict[str, Any] = {"servers": {}, "ceiling": {}, "prism": {}}
+    for (server, n, name), runs in t_runs.items():
+        entry = summarise(runs)
+        entry["vs_ceiling"] = stats(r["vs_ceiling"] for r in runs if r["vs_ceiling"])
+        entry["vs_prism"] = stats(r["vs_prism"] for r in runs if r["vs_prism"])
+        entry["latency_curve_ms"] = percentile_curve(runs)
+        topo = out["servers"].setdefault(server, {}).setdefault(str(n), {"ops": {}})
+        topo["ops"][name] = entry
+        topo["rss_idle_mb"] = rss_idle[(server, n)] / 2**20
+        topo["rss_after_load_mb"] = rss_loaded[(server, n)] / 2**20
+    for server, runs in c_runs.items():
+        out["ceiling"][server] = summarise(runs)
+        out["ceiling"][server]["latency_curve_ms"] = percentile_curve(runs)
+    for name, runs in p_runs.items():
+        out["prism"][name] = summarise(runs)
+        out["prism"][name]["latency_curve_ms"] = percentile_curve(runs)
+    if prism_rss is not None:
+        out["prism_rss_mb"] = prism_rss / 2**20
+    out["granian_vs_uvicorn"] = server_comparison(t_runs, settings)
+    return out
+
+
+def server_comparison(
+    t_runs: dict[tuple[str, int, str], list[dict[str, Any]]], settings: Settings
+) -> dict[str, Any] | None:
+    """granian/uvicorn requests per second, per operation and topology, round by round."""
+    if not {"uvicorn", "granian"} <= set(settings.servers):
+        return None
+    per: dict[str, Any] = {}
+    for n in settings.topologies:
+        for name in settings.ops:
+            g = t_runs[("granian", n, name)]
+            u = t_runs[("uvicorn", n, name)]
+            per[f"{n}/{name}"] = stats(a["rps"] / b["rps"] for a, b in zip(g, u, strict=True))
+    overall = geomean(v["median"] for v in per.values())
+    return {
+        "rps_ratio": per,
+        "geomean": overall,
+        "faster": "granian" if (overall or 1) > 1 else "uvicorn",
+    }
+
+
+def bench_startup(settings: Settings, seeds: dict[str, Path], work: Path) -> dict[str, Any]:
+    """Spawn to first answered GET /api/openapi.json, and idle RSS once it has answered."""
+    rows: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for r in range(settings.startup_runs):
+        log(f"start-up round {r + 1}/{settings.startup_runs}")
+        for server in settings.startup_servers or settings.servers:
+            for n in settings.topologies:
+                proc = tilewall_proc(seeds[f"topo-{n}"], work, server, f"start-{server}-{n}")
+                with proc:
+                    proc.start()
+                    time.sleep(0.5)
+                    rows.setdefault((server, str(n)), []).append(
+                        {"startup_s": proc.startup_s, "rss_idle_mb": proc.rss_bytes() / 2**20}
+                    )
+            if settings.ceiling:
+                proc = ceiling_proc(work, server, f"start-{server}")
+                with proc:
+                    proc.start()
+                    time.sleep(0.5)
+                    rows.setdefault((server, "ceiling"), []).append(
+                        {"startup_s": proc.startup_s, "rss_idle_mb": proc.rss_bytes() / 2**20}
+                    )
+    out: dict[str, Any] = {}
+    for (server, key), runs in rows.items():
+        out.setdefault(server, {})[key] = {
+            "startup_s": stats(x["startup_s"] for x in runs),
+            "rss_idle_mb": stats(x["rss_idle_mb"] for x in runs),
+            "runs": runs,
+        }
+    return out
+
+
+def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dict[str, Any]:
+    """Acknowledged (durable) display-tag changes per second and their latency, with
+    10/100/1000 sources stored, on the default server."""
+    procs = {
+        s: tilewall_proc(seeds[f"durable-{s}"], work, DEFAULT_SERVER, f"durable-{s}")
+        for s in settings.durable_sources
+    }
+    rows: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    with running(list(procs.values())):
+        cookies = {s: login(p.base_url, ADMIN, PASSWORD) for s, p in procs.items()}
+        ops = {s: tag_operation(Seeded.read(seeds[f"durable-{s}"])) for s in procs}
+        for s, proc in procs.items():
+            if settings.warmup_s > 0:
+                run_wrk(proc.base_url, ops[s], cookies[s], settings.warmup_s, 1, work)
+        for r in range(settings.runs):
+            log(f"durable writes round {r + 1}/{settings.runs}")
+            for s, proc in procs.items():
+                for c in settings.durable_connections:
+                    rows.setdefault((s, c), []).append(
+                        run_wrk(
+                            proc.base_url, ops[s], cookies[s], settings.durable_duration_s, c, work
+                        )
+                    )
+                    proc.settle()
+    out: dict[str, Any] = {"server": DEFAULT_SERVER, "operation": "PUT /api/displays/{id}/tag"}
+    for (s, c), runs in rows.items():
+        entry = summarise(runs)
+        entry["latency_curve_ms"] = percentile_curve(runs)
+        out.setdefault("by_sources", {}).setdefault(str(s), {})[f"c{c}"] = entry
+    return out
+
+
+def growth(
+    interface: dict[str, Any], startup: dict[str, Any], settings: Settings
+) -> dict[str, Any]:
+    """How each figure changes from the smallest to the largest topology (largest/smallest)."""
+    small, large = str(min(settings.topologies)), str(max(settings.topologies))
+    out: dict[str, Any] = {"from": int(small), "to": int(large), "servers": {}}
+    if small == large:
+        return out
+    for server, topos in interface["servers"].items():
+        rows: dict[str, Any] = {}
+        for name in settings.ops:
+            a, b = topos[small]["ops"][name], topos[large]["ops"][name]
+            rows[name] = {
+                key: b[key]["median"] / a[key]["median"] if a[key]["median"] else None
+                for key in ("rps", "p50_ms", "p99_ms")
+            }
+        rows["rss_idle_mb"] = topos[large]["rss_idle_mb"] / topos[small]["rss_idle_mb"]
+        st = startup.get(server, {})
+        if small in st and large in st:
+            rows["startup_s"] = st[large]["startup_s"]["median"] / st[small]["startup_s"]["median"]
+            rows["startup_rss_idle_mb"] = (
+                st[large]["rss_idle_mb"]["median"] / st[small]["rss_idle_mb"]["median"]
+            )
+        out["servers"][server] = rows
+    return out
+
+
+# ---------------------------------------------------------------------------- context
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _node_version() -> str:
+    node = shutil.which("node")
+    if node is None:
+        return "not installed"
+    return subprocess.run(
+        [node, "--version"], capture_output=True, text=True, timeout=30
+    ).stdout.strip()
+
+
+def _cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def _filesystem(path: Path) -> str:
+    best = ("", "unknown")
+    for part in psutil.disk_partitions(all=True):
+        mount = part.mountpoint
+        if str(path).startswith(mount) and len(mount) > len(best[0]):
+            best = (mount, part.fstype)
+    return best[1]
+
+
+def machine(work: Path) -> dict[str, Any]:
+    return {
+        "logical_cpus": os.cpu_count(),
+        "physical_cpus": psutil.cpu_count(logical=False),
+        "cpu_model": _cpu_model(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "os": f"{platform.system()} {platform.release()}",
+        "data_dir_filesystem": _filesystem(work),
+    }
+
+
+def versions() -> dict[str, str]:
+    return {
+        "python": platform.python_version(),
+        "tilewall": _version("tilewall"),
+        "litestar": _version("litestar"),
+        "msgspec": _version("msgspec"),
+        "uvicorn": _version("uvicorn"),
+        "granian": _version("granian"),
+        "wrk": wrk_version(),
+        "prism": prism_version(),
+        "node": _node_version(),
+    }
+
+
+def git_commit() -> str:
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        if done.returncode == 0:
+            return done.stdout.strip()
+    return "unknown"
+
+
+# ---------------------------------------------------------------------------- driver
+
+
+def run(
+    settings: Settings,
+    out_dir: Path = RESULTS,
+    label: str | None = None,
+    command: str = "python bench/run.py",
+    update_benchmarks_md: bool = True,
+    work_parent: Path | None = None,
+    progress: Callable[[str], None] = log,
+) -> dict[str, Any]:
+    """Run every benchmark with ``settings``; write results under ``out_dir``."""
+    from bench import report
+
+    if wrk_path() is None:
+        raise RuntimeError("wrk is not installed; `make bench` installs it")
+    if settings.prism and not PRISM.exists():
+        raise RuntimeError("Prism is not installed; `make bench` installs it under bench/")
+    started = time.time()
+    now = dt.datetime.now(dt.UTC)
+    label = label or now.strftime("%Y-%m-%d") + ("-quick" if settings.quick else "")
+    work_parent = work_parent or BENCH / ".work"
+    work_parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="run-", dir=work_parent))
+    load_start = os.getloadavg()
+    try:
+        progress(f"seeding {settings.topologies} displays and {settings.durable_sources} sources")
+        t0 = time.time()
+        seeds = seed_all(settings, work)
+        seed_s = time.time() - t0
+        progress("interface benchmark")
+        interface = bench_interface(settings, seeds, work)
+        progress("start-up and memory")
+        startup = bench_startup(settings, seeds, work)
+        progress("durable writes")
+        durable = bench_durable(settings, seeds, work)
+        results: dict[str, Any] = {
+            "schema": 1,
+            "label": label,
+            "date": now.isoformat(timespec="seconds"),
+            "commit": git_commit(),
+            "command": command,
+            "quick": settings.quick,
+            "settings": asdict(settings),
+            "machine": machine(work),
+            "versions": versions(),
+            "seed_seconds": seed_s,
+            "interface": interface,
+            "startup": startup,
+            "durable_writes": durable,
+            "growth": growth(interface, startup, settings),
+            "receivers": receivers.all_receiver_benchmarks(),
+        }
+        results["elapsed_s"] = time.time() - started
+        results["machine"]["load_average_1m"] = {
+            "start": load_start[0],
+            "end": os.getloadavg()[0],
+        }
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / f"{label}.json").write_text(
+            json.dumps(results, indent=1, sort_keys=False) + "\n"
+        )
+        report.write(results, out_dir, update_benchmarks_md=update_benchmarks_md)
+        progress(f"done in {results['elapsed_s']:.0f}s: {out_dir.name}/{label}.md")
+        return results
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="one run each, shorter loads")
+    parser.add_argument("--runs", type=int, help="repetitions of each measurement")
+    parser.add_argument("--duration", type=int, help="seconds of load per measurement")
+    parser.add_argument("--connections", type=int, help="wrk connections")
+    parser.add_argument("--topologies", help="display counts, comma separated (10,100,1000)")
+    parser.add_argument("--servers", help="uvicorn,granian")
+    parser.add_argument("--ops", help=",".join(OPS))
+    parser.add_argument("--no-prism", action="store_true", help="skip the Prism comparison")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    parser.add_argument("--label", help="results file name (default: the date)")
+    parser.add_argument(
+        "--no-benchmarks-md", action="store_true", help="leave BENCHMARKS.md as it is"
+    )
+    parser.add_argument("--command", default=None, help="command recorded in the results")
+    args = parser.parse_args(argv)
+    settings = replace(QUICK if args.quick else FULL)
+    if args.runs:
+        settings.runs = args.runs
+        settings.startup_runs = args.runs
+    if args.duration:
+        settings.duration_s = args.duration
+        settings.durable_duration_s = args.duration
+    if args.connections:
+        settings.connections = args.connections
+    if args.topologies:
+        settings.topologies = [int(x) for x in args.topologies.split(",")]
+    if args.servers:
+        settings.servers = args.servers.split(",")
+    if args.ops:
+        settings.ops = args.ops.split(",")
+    if args.no_prism:
+        settings.prism = False
+    return settings, args
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings, args = parse_args(argv)
+    command = (
+        args.command
+        or os.environ.get("BENCH_COMMAND")
+        or "python bench/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    )
+    run(
+        settings,
+        out_dir=args.out,
+        label=args.label,
+        command=command.strip(),
+        update_benchmarks_md=not args.no_benchmarks_md,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The benchmarks (bench/, `make bench`) still run: every benchmark once, with tiny
+settings, into a temporary directory. No figure is asserted; speed is measured by
+`make bench`, never by tests."""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("wrk") is None, reason="wrk is not installed (make test installs it)"
+)
+
+
+@pytest.mark.timeout(90)
+def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
+    from bench import run
+
+    settings = run.Settings(
+        topologies=[4],
+        servers=["granian"],
+        startup_servers=["uvicorn"],
+        ops=["displays", "zone_switch"],  # the other GETs run the same Lua as displays
+        prism_ops=["zone_switch"],
+        runs=1,
+        duration_s=1,
+        warmup_s=0,
+        connections=2,
+        sources=2,
+        startup_runs=1,
+        durable_sources=[3],
+        durable_connections=[2],
+        durable_duration_s=1,
+        durable_displays=4,
+    )
+    results = run.run(
+        settings,
+        out_dir=tmp_path / "results",
+        label="smoke",
+        command="pytest",
+        update_benchmarks_md=False,
+        work_parent=tmp_path / "work",
+        progress=lambda _message: None,
+    )
+
+    stored = json.loads((tmp_path / "results" / "smoke.json").read_text())
+    assert stored["label"] == "smoke"
+    ops = stored["interface"]["servers"]["granian"]["4"]["ops"]
+    for name in settings.ops:
+        assert ops[name]["runs"][0]["requests"] > 0, name
+        assert ops[name]["failed"] == 0, (name, ops[name]["runs"][0]["errors"])
+        assert ops[name]["vs_ceiling"]["n"] == 1
+    assert ops["zone_switch"]["vs_prism"]["n"] == 1
+    assert stored["interface"]["prism"]["zone_switch"]["failed"] == 0
+    assert stored["interface"]["ceiling"]["granian"]["failed"] == 0
+    startup = stored["startup"]["uvicorn"]["4"]
+    assert startup["startup_s"]["median"] > 0 and startup["rss_idle_mb"]["median"] > 0
+    durable = stored["durable_writes"]["by_sources"]["3"]["c2"]
+    assert durable["runs"][0]["requests"] > 0 and durable["failed"] == 0
+    assert all(r["status"] == "not yet measured" for r in results["receivers"].values()), (
+        "a receiver benchmark was measured: show it in the report and update this test"
+    )
+    summary = (tmp_path / "results" / "smoke.md").read_text()
+    assert "Interface throughput and latency" in summary and "not yet measured" in summary
+    for plot in ("latency", "throughput", "durable"):
+        assert (tmp_path / "results" / f"{plot}-smoke.png").stat().st_size > 0
+    assert not list((tmp_path / "work").iterdir()), "the work directory is left behind"
