@@ -57,12 +57,6 @@ def test_path_traversal_refused(api, path):
     assert ok(api.get("/media")) == {"files": []}
 
 
-@pytest.mark.xfail(
-    reason="BUG: an absolute media name is not refused: PUT /media//etc/x.png "
-    "(or %2Fetc%2Fx.png) strips the leading slashes and stores "
-    "'etc/x.png' instead of answering 400",
-    strict=True,
-)
 @pytest.mark.parametrize("path", ["/media//etc/absolute.png", "/media/%2Fetc%2Fabsolute.png"])
 def test_absolute_name_refused(api, path):
     error(api.put(path, content=png_bytes()), 400)

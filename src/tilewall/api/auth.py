@@ -24,7 +24,7 @@ def token_of(connection: ASGIConnection) -> str:  # type: ignore[type-arg]
     return session_token(",".join(connection.headers.getall("cookie", [])).replace(",", ";"))
 
 
-def require_session(connection: ASGIConnection, handler: BaseRouteHandler) -> None:  # type: ignore[type-arg]
+async def require_session(connection: ASGIConnection, handler: BaseRouteHandler) -> None:  # type: ignore[type-arg]
     if handler.opt.get("public"):
         return
     token = token_of(connection)

@@ -54,6 +54,7 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
             data_container=ErrorBody,
             description=_DESCRIPTIONS[code],
             examples=[Example(value={"status": code, "message": _DESCRIPTIONS[code]})],
+            generate_examples=False,
         )
         for code in wanted
     }

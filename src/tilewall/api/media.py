@@ -7,7 +7,7 @@ from litestar import Request, delete, get, put
 from litestar.response import File
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
-from tilewall.host.media import MediaFile
+from tilewall.host.media import MediaFile, from_url_path
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
@@ -49,6 +49,10 @@ async def list_media(request: Request) -> MediaList:  # type: ignore[type-arg]
     request_max_body_size=MAX_UPLOAD,
 )
 async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: ignore[type-arg]
+    name = from_url_path(
+        request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
+    )
+
     async def chunks() -> AsyncIterator[bytes]:
         async for chunk in request.stream():
             yield chunk
@@ -65,6 +69,9 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
     media_type="application/octet-stream",
 )
 async def get_media(request: Request, name: str) -> File:  # type: ignore[type-arg]
+    name = from_url_path(
+        request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
+    )
     media = host_of(request.app.state).media
     canonical = media.require_file(name)
     return File(
@@ -83,6 +90,9 @@ async def get_media(request: Request, name: str) -> File:  # type: ignore[type-a
     operation_class=Extension,
 )
 async def delete_media(request: Request, name: str) -> Done:  # type: ignore[type-arg]
+    name = from_url_path(
+        request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
+    )
     media = host_of(request.app.state).media
     media.delete(name)
     return Done(f"media file {name.lstrip('/')!r} deleted")

@@ -35,7 +35,7 @@ class SessionBody(msgspec.Struct):
     tags=["Session"],
     summary="Log in",
     responses=errors(),
-    security=[],
+    security=[{}],  # an empty requirement: no session needed to log in
 )
 async def login(
     request: Request,  # type: ignore[type-arg]

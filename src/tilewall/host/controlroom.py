@@ -10,7 +10,7 @@ import math
 
 from tilewall.host import catalogue
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id
+from tilewall.host.ids import new_id, path_name
 from tilewall.host.model import Layout, Source, Window, Zone
 from tilewall.host.playback import Playback
 from tilewall.host.sources import Sources
@@ -62,9 +62,7 @@ class ControlRoom:
         ]
 
     def _check_name(self, name: str, layout_id: str | None) -> str:
-        name = name.strip()
-        if not name:
-            raise Invalid("name must not be empty")
+        name = path_name(name, "a layout")
         if len(name) > MAX_NAME:
             raise Invalid(f"name must be at most {MAX_NAME} characters")
         for other in self._core.state.layouts.values():

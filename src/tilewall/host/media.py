@@ -10,6 +10,7 @@ import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 import mutagen
 
@@ -28,6 +29,17 @@ class MediaFile:
     kind: str  # "image" or "video"
     duration_ms: int | None
     modified_ms: int
+
+
+def from_url_path(raw_path: bytes, prefix: str) -> str:
+    """The library name in a request's raw path after ``prefix`` (e.g. "/media/"),
+    percent-decoded; read raw so "//etc/x" and "%2Fetc" stay absolute (and refused)."""
+    text = raw_path.decode("latin-1")
+    tail = text[len(prefix) :] if text.startswith(prefix) else text
+    try:
+        return unquote(tail, errors="strict")
+    except UnicodeDecodeError:
+        raise Invalid("media file names are UTF-8") from None
 
 
 def kind_of(name: str) -> str | None:
@@ -49,7 +61,9 @@ class MediaLibrary:
         """The canonical library name of ``name``, refusing anything outside the library."""
         if not isinstance(name, str) or not name.strip() or _BAD_NAME.search(name):
             raise Invalid(f"invalid media file name {name!r}")
-        parts = [p for p in PurePosixPath(name.strip().lstrip("/")).parts if p not in ("", ".")]
+        if name.startswith("/"):
+            raise Invalid(f"media file name {name!r} must be relative to the media library")
+        parts = [p for p in PurePosixPath(name.strip()).parts if p not in ("", ".")]
         if not parts or any(p == ".." for p in parts):
             raise Invalid(f"media file name {name!r} is outside the media library")
         return "/".join(parts)
@@ -78,7 +92,7 @@ class MediaLibrary:
 
     def files_in(self, name: str) -> list[str]:
         """Media files under directory ``name`` (recursively), in name order."""
-        base = self.path(name) if name.strip("/ ") else self.root
+        base = self.path(name) if name.strip() else self.root
         if not base.is_dir():
             raise NotFound(f"media directory {name!r} not found in the media library")
         out = []

@@ -3,9 +3,9 @@
 import msgspec
 
 from tilewall.host import timeline
-from tilewall.host.errors import Invalid, NotFound
-from tilewall.host.ids import new_id
-from tilewall.host.model import Preset
+from tilewall.host.errors import NotFound
+from tilewall.host.ids import new_id, path_name
+from tilewall.host.model import Preset, Timeline
 from tilewall.host.state import Core
 
 
@@ -28,11 +28,7 @@ class Presets:
 
     async def save(self, name: str) -> Preset:
         """Save the current mapping under ``name``, replacing a preset of that name."""
-        name = name.strip()
-        if not name:
-            raise Invalid("name must not be empty")
-        if len(name) > 200:
-            raise Invalid("name must be at most 200 characters")
+        name = path_name(name, "a preset")
         state = self._core.state
         try:
             preset_id = self.get(name, by_name=True).id
@@ -53,36 +49,49 @@ class Presets:
             tx.put(preset)
         return preset
 
+    def _restorable(self, saved: Timeline, now: int) -> Timeline:
+        """The saved timeline restarted now; one whose source was deleted since shows
+        the welcome screen instead of a source that no longer exists."""
+        if saved.assigned_source_id and saved.assigned_source_id not in self._core.state.sources:
+            saved = msgspec.structs.replace(
+                saved,
+                assigned_source_id="",
+                state="stopped",
+                welcome=True,
+                layout_id="",
+                videolist=saved.videolist,
+            )
+            if saved.videolist:
+                saved = msgspec.structs.replace(saved, state="playing", welcome=False)
+        return timeline.rebase(saved, now)
+
     async def recall(self, preset: Preset) -> bool:
         """Restore every saved timeline that still has its object; True if any plays."""
         state = self._core.state
         now = self._core.clock.now_ms()
+        restored: list[Timeline] = []
         async with self._core.change() as tx:
             for key, saved in preset.displays.items():
                 display = state.displays.get(int(key))
                 if display is not None:
-                    display.timeline = timeline.rebase(saved, now)
+                    display.timeline = self._restorable(saved, now)
+                    restored.append(display.timeline)
                     tx.put(display)
             for key, saved in preset.zones.items():
                 zone = state.zones.get(key)
                 if zone is not None:
-                    zone.timeline = timeline.rebase(saved, now)
+                    zone.timeline = self._restorable(saved, now)
+                    restored.append(zone.timeline)
                     tx.put(zone)
             for key, saved in preset.mirror_groups.items():
                 group = state.mirrors.get(key)
                 if group is not None:
-                    group.timeline = timeline.rebase(saved, now)
+                    group.timeline = self._restorable(saved, now)
+                    restored.append(group.timeline)
                     tx.put(group)
             tx.affect_all()
             tx.mapping = True
-        return any(
-            timeline.is_playing(t)
-            for t in [
-                *preset.displays.values(),
-                *preset.zones.values(),
-                *preset.mirror_groups.values(),
-            ]
-        )
+        return any(timeline.is_playing(t) for t in restored)
 
     async def delete(self, preset: Preset) -> None:
         async with self._core.change() as tx:

@@ -42,6 +42,7 @@ COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
     "preset": (Preset, lambda o: o.id),
     "layout": (Layout, lambda o: o.id),
 }
+TOPOLOGY_KINDS = frozenset({"display", "wall", "zone", "mirror"})
 KIND_OF: dict[type[Any], str] = {cls: kind for kind, (cls, _) in COLLECTIONS.items()}
 
 
@@ -59,6 +60,9 @@ class State:
     settings: dict[str, Any] = field(default_factory=dict)
     #: bumped by every change of what a display, zone or mirror group plays
     mapping_generation: int = 0
+    #: bumped by every write of a display, wall, zone or mirror group; keys derived indexes
+    topology_version: int = 0
+    derived: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def collection(self, kind: str) -> dict[Any, Any]:
         collections: dict[str, dict[Any, Any]] = {
@@ -96,12 +100,16 @@ class Transaction:
     def put(self, obj: Any) -> None:
         kind = KIND_OF[type(obj)]
         key = COLLECTIONS[kind][1](obj)
+        if kind in TOPOLOGY_KINDS:
+            self._state.topology_version += 1
         self._state.collection(kind)[obj.display_id if kind == "display" else key] = obj
         self.changes[(kind, key)] = msgspec.json.encode(obj)
 
     def delete(self, obj: Any) -> None:
         kind = KIND_OF[type(obj)]
         key = COLLECTIONS[kind][1](obj)
+        if kind in TOPOLOGY_KINDS:
+            self._state.topology_version += 1
         self._state.collection(kind).pop(obj.display_id if kind == "display" else key, None)
         self.changes[(kind, key)] = None
 

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id
+from tilewall.host.ids import new_id, path_name
 from tilewall.host.model import Geometry, MirrorGroup, Monitor, Timeline, VideoWall, Zone
 from tilewall.host.state import Core, State
 
@@ -17,25 +17,40 @@ VIDEOWALL = "VIDEOWALL"
 VIDEOWALL_ZONE_INACTIVE = "VIDEOWALL_ZONE_INACTIVE"
 
 
+@dataclass(frozen=True)
+class Membership:
+    """Which wall, zone and mirror group each display is in: rebuilt once per change of
+    the topology, so reads (a thousand displays listed) do no scanning."""
+
+    walls: dict[int, VideoWall]
+    zones: dict[int, Zone]
+    mirrors: dict[int, MirrorGroup]
+
+
+def membership(state: State) -> Membership:
+    cached = state.derived.get("membership")
+    if cached is not None and cached[0] == state.topology_version:
+        found: Membership = cached[1]
+        return found
+    index = Membership(
+        {m.display_id: w for w in state.walls.values() for m in w.monitors},
+        {d: z for z in state.zones.values() for d in z.display_ids},
+        {d: g for g in state.mirrors.values() for d in g.display_ids},
+    )
+    state.derived["membership"] = (state.topology_version, index)
+    return index
+
+
 def wall_of(state: State, display_id: int) -> VideoWall | None:
-    for wall in state.walls.values():
-        if any(m.display_id == display_id for m in wall.monitors):
-            return wall
-    return None
+    return membership(state).walls.get(display_id)
 
 
 def zone_of(state: State, display_id: int) -> Zone | None:
-    for zone in state.zones.values():
-        if display_id in zone.display_ids:
-            return zone
-    return None
+    return membership(state).zones.get(display_id)
 
 
 def mirror_of(state: State, display_id: int) -> MirrorGroup | None:
-    for group in state.mirrors.values():
-        if display_id in group.display_ids:
-            return group
-    return None
+    return membership(state).mirrors.get(display_id)
 
 
 def station_type(state: State, display_id: int) -> str:
@@ -215,9 +230,7 @@ class Topology:
     # zones
 
     def _check_zone_name(self, name: str, zone_id: str | None) -> str:
-        name = name.strip()
-        if not name:
-            raise Invalid("a zone needs a name")
+        name = path_name(name, "a zone")
         for zone in self._state.zones.values():
             if zone.name == name and zone.id != zone_id:
                 raise Conflict(f"a zone named {name!r} exists")
@@ -295,9 +308,7 @@ class Topology:
     # mirror groups
 
     def _check_mirror(self, name: str, display_ids: list[int], group_id: str | None) -> str:
-        name = name.strip()
-        if not name:
-            raise Invalid("a mirror group needs a name")
+        name = path_name(name, "a mirror group")
         for group in self._state.mirrors.values():
             if group.name == name and group.id != group_id:
                 raise Conflict(f"a mirror group named {name!r} exists")

@@ -14,6 +14,7 @@ from litestar.response import Stream
 
 from tilewall.api.common import host_of
 from tilewall.host.errors import HostError
+from tilewall.host.media import from_url_path
 
 CHUNK = 256 * 1024
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -54,6 +55,7 @@ async def _read(path: Path, start: int, length: int) -> AsyncIterator[bytes]:
 
 @get("/media/{name:path}", include_in_schema=False, name="receiver-media")
 async def media_file(request: Request, name: str) -> Response[bytes] | Stream:  # type: ignore[type-arg]
+    name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
     library = host_of(request.app.state).media
     try:
         path = library.path(library.require_file(name))
