@@ -1,11 +1,11 @@
 """The hub over real WebSocket connections, against a fake host."""
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
 
-import pytest
 import websockets
 
 from tilewall.host.model import Source, Timeline
@@ -158,12 +158,12 @@ async def test_flood_is_limited_and_others_are_served() -> None:
             await hello(flooder, "flooder")
             await hello(calm, "calm")
             frame = json.dumps({"v": 1, "type": "time", "t0": 1})
-            with pytest.raises(websockets.ConnectionClosed) as closed:
+            with contextlib.suppress(websockets.ConnectionClosed):
                 for _ in range(5000):
                     await flooder.send(frame)
-                await asyncio.wait_for(flooder.wait_closed(), 3)
-                raise websockets.ConnectionClosed(None, None)  # pragma: no cover
-            assert closed.value.rcvd is None or closed.value.rcvd.code == 1008
+            await asyncio.wait_for(flooder.wait_closed(), 3)
+            # closed as a policy violation, not as a normal close by the route
+            assert flooder.close_code == 1008
             await calm.send(json.dumps({"v": 1, "type": "time", "t0": 9}))
             assert (await recv(calm, "time"))["t0"] == 9
             assert hub.online_seats() == {"calm"}

@@ -97,6 +97,8 @@ class Session:
     #: a close is under way; nothing more is read from or sent to the peer
     closing: bool = False
     flooding: bool = False
+    #: the close code a pending close (``closing``) was asked for
+    close_code: int = CLOSE_NORMAL
     drops: int = 0
     flood_drops: int = 0
     acked_rev: int = 0
@@ -241,10 +243,16 @@ class Hub:
         self._sessions.add(session)
         return session
 
-    async def close(self, session: Session, code: int = CLOSE_NORMAL) -> None:
-        """Close a session (idempotent). The seat goes offline unless a newer session has it."""
+    async def close(self, session: Session, code: int | None = None) -> None:
+        """Close a session (idempotent). The seat goes offline unless a newer session has it.
+
+        Without ``code``, a close already decided on (a flood, a receiver that does not
+        read) keeps the code it was decided with; the connection's own route calls this
+        when it stops reading, which may be before that close has run."""
         if session.closed:
             return
+        if code is None:
+            code = session.close_code if session.closing else CLOSE_NORMAL
         session.closed = True
         self._sessions.discard(session)
         seat = session.seat_id
@@ -418,6 +426,7 @@ class Hub:
         if session.closing or session.closed:
             return
         session.closing = True
+        session.close_code = code
         task = asyncio.get_running_loop().create_task(self.close(session, code))
         self._tasks.append(task)
         task.add_done_callback(self._forget)
