@@ -28,6 +28,9 @@ class FakeMedia:
     def duration_ms(self, name: str) -> int | None:
         return self.files.get(name)
 
+    def exists(self, name: str) -> bool:
+        return name in self.files
+
 
 class FakeHost:
     def __init__(self) -> None:

@@ -54,7 +54,7 @@ def signage(files: list[str], scaling: str = "fit") -> Source:
         "Signs",
         "Signage Player",
         [
-            Param("FILE_DIR_SELECT", "Files", json.dumps(entries)),
+            Param("FILE_DIR_SELECT", "Media", json.dumps(entries)),
             Param("NUMBER", "Slide Interval", "30"),
             Param("RADIO", "Scaling", scaling),
         ],

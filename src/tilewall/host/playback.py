@@ -5,14 +5,12 @@ or to a zone of a video wall, shows that group's or zone's picture, so operation
 such a display act on the group or zone that holds it.
 """
 
-import json
-import random
 from dataclasses import dataclass
 from typing import Literal
 
-from tilewall.host import catalogue, schedule, timeline, topology
+from tilewall.host import catalogue, playlist, schedule, timeline, topology
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.media import MediaLibrary, kind_of
+from tilewall.host.media import MediaLibrary
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, Zone
 from tilewall.host.sources import Sources
 from tilewall.host.state import Core
@@ -84,41 +82,15 @@ class Playback:
     # schedule
 
     def items(self, tl: Timeline) -> tuple[list[schedule.Item], bool] | None:
-        """The playlist a timeline plays and whether it repeats; None for non-signage."""
+        """The playlist a timeline plays and whether it repeats; None for non-signage.
+
+        A Signage Player source always loops; a video list repeats when asked to."""
         if tl.videolist:
-            interval = max(tl.slideshow_interval_ms, 1)
-            return [self._item(name, interval) for name in tl.videolist], tl.repeat
+            return playlist.of_videolist(tl, self._media), tl.repeat
         source = self._core.state.sources.get(tl.assigned_source_id)
         if source is None or source.type != catalogue.SIGNAGE:
             return None
-        return self.signage_items(source), True
-
-    def _item(self, name: str, interval_ms: int) -> schedule.Item:
-        if kind_of(name) == "image":
-            return schedule.Item(name, interval_ms, is_image=True)
-        duration = self._media.duration_ms(name)
-        return schedule.Item(name, duration if duration else interval_ms)
-
-    def signage_items(self, source: Source) -> list[schedule.Item]:
-        try:
-            interval_ms = int(
-                float(catalogue.param(source.params, catalogue.SLIDE_INTERVAL, "10")) * 1000
-            )
-            entries = json.loads(catalogue.param(source.params, catalogue.MEDIA, "[]"))
-        except ValueError:
-            return []
-        names: list[str] = []
-        for entry in entries:
-            try:
-                if entry.get("type") == "dir":
-                    names += self._media.files_in(entry.get("value", ""))
-                elif self._media.exists(entry.get("value", "")):
-                    names.append(self._media.normalise(entry["value"]))
-            except (NotFound, Invalid):
-                continue  # a file removed since the source was saved is skipped
-        if catalogue.param(source.params, catalogue.SHUFFLE) == "true":
-            random.Random(source.id).shuffle(names)
-        return [self._item(name, max(interval_ms, 1)) for name in names]
+        return playlist.of_source(source, self._media), True
 
     def media_info(self, target: Target) -> MediaInfo:
         tl = target.timeline

@@ -7,20 +7,18 @@ description. The structs here are the ``state`` payload of the receiver protocol
 
 import logging
 import math
-import random
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 from urllib.parse import quote
 
 import msgspec
 from msgspec.structs import replace
 
-from tilewall.host.media import kind_of
+from tilewall.host import playlist
 from tilewall.host.model import (
     Display,
     Geometry,
     Layout,
-    MirrorGroup,
     Monitor,
     PlayState,
     Resolution,
@@ -30,8 +28,10 @@ from tilewall.host.model import (
     VideoWall,
     Zone,
 )
+from tilewall.host.playlist import MediaCatalog
 from tilewall.host.schedule import Item, total_ms
 from tilewall.host.state import State
+from tilewall.host.topology import bounding_box, mirror_of, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +60,6 @@ SCALINGS = ("fit", "fill", "stretch")
 Role = Literal["standalone", "tile", "mirror", "pairing", "inactive"]
 AlertLevel = Literal["GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL"]
 Scaling = Literal["fit", "fill", "stretch"]
-
-
-class MediaCatalog(Protocol):
-    """What the renderer needs of the media library (``host.media.MediaLibrary`` fits)."""
-
-    def files_in(self, name: str) -> list[str]: ...
-
-    def duration_ms(self, name: str) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -277,61 +269,15 @@ def media_url(name: str) -> str:
 # --- sources --------------------------------------------------------------------------
 
 
-def _media_item(name: str, media: MediaCatalog | None, image_ms: int) -> MediaItem | None:
-    kind = kind_of(name)
-    if kind is None:
-        return None
-    if kind == "image":
-        return MediaItem(name, media_url(name), "image", image_ms)
-    duration = None
-    if media is not None:
-        try:
-            duration = media.duration_ms(name)
-        except Exception:
-            duration = None
-    return MediaItem(name, media_url(name), "video", duration or FALLBACK_VIDEO_MS)
-
-
-def _selected_files(raw: str | None, media: MediaCatalog | None) -> list[str]:
-    if not raw:
-        return []
-    try:
-        entries = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return []
-    names: list[str] = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        value = entry.get("value") or entry.get("name")
-        if not isinstance(value, str):
-            continue
-        if entry.get("type") == "dir":
-            if media is None:
-                continue
-            try:
-                names.extend(media.files_in(value))
-            except Exception:
-                log.debug("media directory %r not listed", value)
-        else:
-            names.append(value.strip().lstrip("/"))
-    return names
+def _media_items(items: list[Item]) -> list[MediaItem]:
+    return [
+        MediaItem(i.name, media_url(i.name), "image" if i.is_image else "video", i.duration_ms)
+        for i in items
+    ]
 
 
 def _signage(source: Source, media: MediaCatalog | None) -> SignageSource:
-    files_raw = next((p.paramValue for p in source.params if p.type == PARAM_FILES_TYPE), None)
-    interval_ms = round(
-        _number(param(source, PARAM_SLIDE_INTERVAL), DEFAULT_SLIDE_INTERVAL_MS / 1000) * 1000
-    )
-    if interval_ms <= 0:
-        interval_ms = DEFAULT_SLIDE_INTERVAL_MS
-    items = [
-        item
-        for name in _selected_files(files_raw, media)
-        if (item := _media_item(name, media, interval_ms)) is not None
-    ]
-    if _flag(param(source, PARAM_SHUFFLE), False):
-        random.Random(source.id).shuffle(items)
+    items = _media_items(playlist.of_source(source, media))
     scaling_raw = (param(source, PARAM_SCALING) or "fit").strip().lower()
     scaling: Scaling = (
         "fill" if scaling_raw == "fill" else ("stretch" if scaling_raw == "stretch" else "fit")
@@ -344,12 +290,7 @@ def _total(items: list[MediaItem]) -> int:
 
 
 def videolist_source(timeline: Timeline, media: MediaCatalog | None) -> SignageSource:
-    image_ms = timeline.slideshow_interval_ms or DEFAULT_SLIDE_INTERVAL_MS
-    items = [
-        item
-        for name in timeline.videolist
-        if (item := _media_item(name, media, image_ms)) is not None
-    ]
+    items = _media_items(playlist.of_videolist(timeline, media))
     return SignageSource("", "", items, _total(items))
 
 
@@ -426,21 +367,6 @@ def content(timeline: Timeline, state: State, media: MediaCatalog | None) -> Con
 # --- geometry -------------------------------------------------------------------------
 
 
-def bounding_box(geometries: list[Geometry]) -> tuple[float, float, float, float]:
-    """Axis-aligned (left, top, right, bottom) of rotated rectangles."""
-    left = top = math.inf
-    right = bottom = -math.inf
-    for g in geometries:
-        a = math.radians(g.rotationDegrees)
-        half_w = (abs(g.width * math.cos(a)) + abs(g.height * math.sin(a))) / 2
-        half_h = (abs(g.width * math.sin(a)) + abs(g.height * math.cos(a))) / 2
-        left = min(left, g.centerX - half_w)
-        right = max(right, g.centerX + half_w)
-        top = min(top, g.centerY - half_h)
-        bottom = max(bottom, g.centerY + half_h)
-    return left, top, right, bottom
-
-
 def tile(wall: VideoWall, zone: Zone, monitor: Monitor) -> Tile:
     """The tile of ``monitor`` in ``zone``: geometry relative to the canvas' top left."""
     canvas = wall.canvas
@@ -500,14 +426,6 @@ def _pairing(seat_id: str, station: Station | None, host: HostInfo) -> RenderSta
     )
 
 
-def _mirror_of(state: State, display_id: int) -> MirrorGroup | None:
-    return next((m for m in state.mirrors.values() if display_id in m.display_ids), None)
-
-
-def _zone_of(state: State, display_id: int) -> Zone | None:
-    return next((z for z in state.zones.values() if display_id in z.display_ids), None)
-
-
 def _monitor(wall: VideoWall | None, display_id: int) -> Monitor | None:
     if wall is None:
         return None
@@ -540,10 +458,10 @@ def describe(
         resolution=display.resolution or station.screen,
         overlays=_overlays(display_id, overlays, now_ms),
     )
-    mirror = _mirror_of(state, display_id)
+    mirror = mirror_of(state, display_id)
     if mirror is not None:
         return replace(base, role="mirror", content=content(mirror.timeline, state, media))
-    zone = _zone_of(state, display_id)
+    zone = zone_of(state, display_id)
     if zone is not None:
         wall = state.walls.get(zone.wall_id)
         monitor = _monitor(wall, display_id)

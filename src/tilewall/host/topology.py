@@ -4,6 +4,7 @@ A display is in at most one wall, at most one zone (of its wall) and at most one
 group; mirror groups hold only displays that are in no wall.
 """
 
+import math
 from dataclasses import dataclass
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
@@ -43,22 +44,26 @@ def station_type(state: State, display_id: int) -> str:
     return VIDEOWALL if zone_of(state, display_id) is not None else VIDEOWALL_ZONE_INACTIVE
 
 
-def bounding_canvas(monitors: list[Monitor]) -> Geometry:
-    """The smallest unrotated rectangle holding every monitor (rotation included)."""
-    import math
-
-    xs: list[float] = []
-    ys: list[float] = []
-    for m in monitors:
-        g = m.geometry
+def bounding_box(geometries: list[Geometry]) -> tuple[float, float, float, float]:
+    """Axis-aligned (left, top, right, bottom) of rotated rectangles."""
+    left = top = math.inf
+    right = bottom = -math.inf
+    for g in geometries:
         a = math.radians(g.rotationDegrees)
         half_w = (abs(g.width * math.cos(a)) + abs(g.height * math.sin(a))) / 2
         half_h = (abs(g.width * math.sin(a)) + abs(g.height * math.cos(a))) / 2
-        xs += [g.centerX - half_w, g.centerX + half_w]
-        ys += [g.centerY - half_h, g.centerY + half_h]
-    if not xs:
+        left = min(left, g.centerX - half_w)
+        right = max(right, g.centerX + half_w)
+        top = min(top, g.centerY - half_h)
+        bottom = max(bottom, g.centerY + half_h)
+    return left, top, right, bottom
+
+
+def bounding_canvas(monitors: list[Monitor]) -> Geometry:
+    """The smallest unrotated rectangle holding every monitor (rotation included)."""
+    if not monitors:
         return Geometry(1920, 1080, 960, 540, 0)
-    left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
+    left, top, right, bottom = bounding_box([m.geometry for m in monitors])
     return Geometry(right - left, bottom - top, (left + right) / 2, (top + bottom) / 2, 0)
 
 

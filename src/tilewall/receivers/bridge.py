@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from tilewall.host.host import Host
 from tilewall.host.model import Resolution
-from tilewall.host.render import Alert, HostInfo, MediaCatalog, OverlayState
+from tilewall.host.playlist import MediaCatalog
+from tilewall.host.render import Alert, HostInfo, OverlayState
 from tilewall.host.state import Event, State
 from tilewall.platform.facts import primary_ipv4
 from tilewall.receivers.hub import Hub

@@ -1,0 +1,79 @@
+"""The command line: users are added, changed and removed in the data directory."""
+
+import asyncio
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tilewall.cli import main
+from tilewall.host.host import Host
+
+
+def users(data_dir: Path) -> list[str]:
+    async def read() -> list[str]:
+        host = await Host.open(data_dir)
+        try:
+            return host.accounts.users()
+        finally:
+            await host.close()
+
+    return asyncio.run(read())
+
+
+def check(data_dir: Path, user: str, password: str) -> bool:
+    async def read() -> bool:
+        host = await Host.open(data_dir)
+        try:
+            return host.accounts.check_password(user, password)
+        finally:
+            await host.close()
+
+    return asyncio.run(read())
+
+
+def test_user_add_passwd_remove(tmp_path: Path) -> None:
+    runner = CliRunner()
+    data = str(tmp_path)
+    added = runner.invoke(main, ["user", "add", "operator", "--data-dir", data],
+                          input="first-password\nfirst-password\n")
+    assert added.exit_code == 0, added.output
+    assert users(tmp_path) == ["operator"]
+    assert check(tmp_path, "operator", "first-password")
+
+    again = runner.invoke(main, ["user", "add", "operator", "--data-dir", data],
+                          input="x-password\nx-password\n")
+    assert again.exit_code == 1
+
+    changed = runner.invoke(main, ["user", "passwd", "operator", "--data-dir", data],
+                            input="second-password\nsecond-password\n")
+    assert changed.exit_code == 0, changed.output
+    assert check(tmp_path, "operator", "second-password")
+    assert not check(tmp_path, "operator", "first-password")
+
+    short = runner.invoke(main, ["user", "passwd", "operator", "--data-dir", data],
+                          input="short\nshort\n")
+    assert short.exit_code == 1
+
+    removed = runner.invoke(main, ["user", "remove", "operator", "--data-dir", data])
+    assert removed.exit_code == 0
+    assert users(tmp_path) == []
+    assert runner.invoke(main, ["user", "remove", "operator", "--data-dir", data]).exit_code == 1
+
+
+def test_first_start_generates_admin_password(tmp_path: Path, monkeypatch) -> None:
+    from tilewall.cli import ensure_admin
+
+    monkeypatch.delenv("TILEWALL_ADMIN_PASSWORD", raising=False)
+
+    async def start() -> None:
+        host = await Host.open(tmp_path)
+        try:
+            await ensure_admin(host, tmp_path)
+        finally:
+            await host.close()
+
+    asyncio.run(start())
+    password = (tmp_path / "initial-admin-password").read_text().strip()
+    assert len(password) >= 12
+    assert check(tmp_path, "admin", password)
+    assert (tmp_path / "initial-admin-password").stat().st_mode & 0o077 == 0
