@@ -216,3 +216,21 @@ async def test_reconnect_replaces_older_connection() -> None:
             assert old.close_code == 4000
             assert hub.online("seat-a")
             assert host.online["seat-a"] is True
+
+
+async def test_a_burst_is_answered_in_full_while_the_excess_is_dropped() -> None:
+    """The replies to a permitted burst are queued before the writer gets to run (the
+    route reads on while frames are waiting); the queue must hold them all."""
+    host = FakeHost()
+    async with serve(host) as (hub, port):
+        url = f"ws://127.0.0.1:{port}/receiver/ws"
+        async with websockets.connect(url) as ws:
+            await hello(ws)
+            for n in range(400):
+                await ws.send(json.dumps({"v": 1, "type": "time", "t0": n}))
+            answered = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    answered.append((await recv(ws, "time", timeout=0.5))["t0"])
+            assert len(answered) >= hub.limits.burst - 1, len(answered)
+            assert hub.online("seat-a"), "a reading receiver is not closed for its burst"

@@ -121,6 +121,9 @@ class Limits:
     burst: float = 80.0
     #: dropped flood messages after which the connection is closed
     flood_close_after: int = 2000
+    #: messages queued for one receiver before it counts as not reading. Above the burst:
+    #: the replies to a permitted burst are queued before the writer gets to run.
+    outbox: int = 256
 
 
 class Hub:
@@ -237,8 +240,15 @@ class Hub:
 
     def open(self, link: Link, ip: str) -> Session:
         now = self._monotonic()
+        limits = self.limits
         session = Session(
-            link=link, ip=ip, opened=now, last_rx=now, tokens=self.limits.burst, refilled=now
+            link=link,
+            ip=ip,
+            opened=now,
+            last_rx=now,
+            tokens=limits.burst,
+            refilled=now,
+            outbox=asyncio.Queue(max(limits.outbox, int(limits.burst) + 64)),
         )
         session.writer = asyncio.create_task(self._write_loop(session))
         self._sessions.add(session)
