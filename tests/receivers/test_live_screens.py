@@ -186,6 +186,15 @@ def test_overlays(host: LiveHost, context: Any, quadrants: str) -> None:
     for page in (a, b):
         page.wait_for_selector("#alert", state="hidden", timeout=3000)
         wait_colour(page, RED, lambda i: i.getpixel((W // 4, 4)), "live-alert-gone")
+    # an alert of a given length goes by itself
+    host.ok(
+        "PUT",
+        "/system/broadcast/start",
+        json={"message": "Short", "alertLevel": "GREEN_LEVEL", "lengthMillisec": 1500},
+    )
+    a.wait_for_selector("#alert:not([hidden])", timeout=3000)
+    wait_colour(a, (27, 127, 59), lambda i: i.getpixel((W // 2, 4)), "live-alert-green")
+    a.wait_for_selector("#alert", state="hidden", timeout=4000)
 
     # display ids, on one display only
     host.ok("PUT", "/system/showDisplayIds/start", params={"displayId": ids["ovl-a"]})
@@ -260,6 +269,13 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
         host.ok("PUT", f"/displays/{display_id}/switch", params={"destinationSourceId": quadrants})
     for page in pages.values():
         wait_colour(page, RED, top_left, "live-before-restart")
+    # the service worker keeps the page and its picture for starts while the host is away;
+    # a page loaded before it took control reloads once to go through it
+    b = pages["rst-b"]
+    b.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=5000)
+    b.reload()
+    wait_connected(b)
+    wait_colour(b, RED, top_left, "live-before-restart")
 
     host.kill()
     down_at = time.monotonic()
@@ -271,6 +287,10 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
         assert near(top_left(image), RED), "the last content stays on screen"
         assert near(bottom_right(image), YELLOW)
         assert page.evaluate("() => document.body.classList.contains('offline')")
+    # a page reloaded while the host is away shows what it last showed
+    b.reload()
+    wait_colour(b, RED, top_left, "live-reloaded-while-down")
+    assert not tw(b, "t.connected")
 
     host.wait_ready()
     up_at = time.monotonic()
@@ -290,3 +310,18 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
     for page in pages.values():
         page.close()
     wait_until(lambda: not host.station("rst-a")["isOnline"], 6, what="offline")  # type: ignore[index]
+
+
+def test_mirror_group_shows_one_picture_on_each_member(
+    host: LiveHost, context: Any, quadrants: str
+) -> None:
+    pages = {seat: open_receiver(context, host, seat) for seat in ("mir-a", "mir-b")}
+    ids = [host.lock(seat) for seat in pages]
+    group = host.ok("POST", "/mirrorgroups", json={"name": "Twins", "displayIds": ids})
+    host.ok("PUT", f"/mirrorgroups/{group['id']}/play", json={"sourceId": quadrants})
+    for seat, page in pages.items():
+        page.wait_for_function("() => window.tilewall.state.role === 'mirror'", timeout=3000)
+        image = wait_colour(page, RED, top_left, f"live-mirror-{seat}")
+        assert near(bottom_right(image), YELLOW), "each member shows the whole picture"
+    for page in pages.values():
+        page.close()

@@ -346,6 +346,9 @@ try {
   if (saved && saved.state) apply(saved.state, saved.rev || 0);
 } catch {}
 
+// Keeps the page and its images for starts while the host is away (secure contexts only).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
+
 addEventListener("resize", layoutStage);
 setInterval(tick, TICK_MS);
 setInterval(() => connected && reportStatus(), STATUS_MS);
