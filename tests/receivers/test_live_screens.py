@@ -277,6 +277,7 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
     wait_connected(b)
     wait_colour(b, RED, top_left, "live-before-restart")
 
+    revs = {seat: tw(page, "t.rev") for seat, page in pages.items()}
     host.kill()
     down_at = time.monotonic()
     host.spawn()  # boots while the pages are checked
@@ -304,9 +305,10 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
         device = host.wait_station(seat, lambda d: d["isOnline"])
         assert device["status"] == "CONNECTED"
         assert device["displayId"] == display_id
-    for page in pages.values():
+    for seat, page in pages.items():
         wait_colour(page, RED, top_left, "live-after-restart")
         assert tw(page, "t.sample().item") == "quadrants.png"
+        assert tw(page, "t.rev") > revs[seat], "revisions increase across host restarts"
     for page in pages.values():
         page.close()
     wait_until(lambda: not host.station("rst-a")["isOnline"], 6, what="offline")  # type: ignore[index]

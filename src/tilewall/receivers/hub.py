@@ -149,6 +149,9 @@ class Hub:
     # --- lifecycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
+        # Revisions go on increasing across host restarts (a receiver keeps the one it
+        # shows): they start from the host clock in microseconds, far below 2**53.
+        self._rev = max(self._rev, self.port.now_ms() * 1000)
         self._unsubscribe = self.port.subscribe(self._on_event)
         self._tasks = [
             asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
