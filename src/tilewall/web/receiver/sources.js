@@ -6,7 +6,8 @@
 import { locate, positionAt } from "./schedule.js";
 
 const SEEK_ABOVE_S = 0.5; // larger errors seek, smaller ones nudge playbackRate
-const DEADBAND_S = 0.008; // half a frame at 60 Hz
+const DEADBAND_S = 0.008; // half a frame at 60 Hz: a larger error starts a nudge
+const SETTLED_S = 0.002; // a nudge goes on until the error is this small
 const MAX_NUDGE = 0.1; // playbackRate within 1 +/- this
 
 function element(tag, className) {
@@ -39,12 +40,15 @@ export function syncVideo(video, targetS, playing) {
   }
   if (video.readyState < 2 || video.seeking) return;
   const error = video.currentTime - targetS; // > 0: ahead of the host
+  // Hysteresis: nudging stops near zero rather than at the deadband's edge, so tiles
+  // that catch up from either side end up together, not up to a frame apart.
+  const nudging = video.playbackRate !== 1;
   if (Math.abs(error) > SEEK_ABOVE_S) {
     video.playbackRate = 1;
     video.currentTime = targetS;
-  } else if (Math.abs(error) > DEADBAND_S) {
+  } else if (Math.abs(error) > (nudging ? SETTLED_S : DEADBAND_S)) {
     video.playbackRate = Math.min(1 + MAX_NUDGE, Math.max(1 - MAX_NUDGE, 1 - error));
-  } else if (video.playbackRate !== 1) {
+  } else if (nudging) {
     video.playbackRate = 1;
   }
 }
