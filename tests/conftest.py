@@ -16,6 +16,9 @@ PASSWORD = "correct horse battery"
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TILEWALL_ADMIN_USER", ADMIN)
     monkeypatch.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
+    # tests never act on the machine, and trust only the keys they make
+    monkeypatch.delenv("TILEWALL_HOST_MANAGEMENT", raising=False)
+    monkeypatch.delenv("TILEWALL_LICENCE_KEYS", raising=False)
     return tmp_path / "data"
 
 

@@ -34,24 +34,32 @@ def check(data_dir: Path, user: str, password: str) -> bool:
 def test_user_add_passwd_remove(tmp_path: Path) -> None:
     runner = CliRunner()
     data = str(tmp_path)
-    added = runner.invoke(main, ["user", "add", "operator", "--data-dir", data],
-                          input="first-password\nfirst-password\n")
+    added = runner.invoke(
+        main,
+        ["user", "add", "operator", "--data-dir", data],
+        input="first-password\nfirst-password\n",
+    )
     assert added.exit_code == 0, added.output
     assert users(tmp_path) == ["operator"]
     assert check(tmp_path, "operator", "first-password")
 
-    again = runner.invoke(main, ["user", "add", "operator", "--data-dir", data],
-                          input="x-password\nx-password\n")
+    again = runner.invoke(
+        main, ["user", "add", "operator", "--data-dir", data], input="x-password\nx-password\n"
+    )
     assert again.exit_code == 1
 
-    changed = runner.invoke(main, ["user", "passwd", "operator", "--data-dir", data],
-                            input="second-password\nsecond-password\n")
+    changed = runner.invoke(
+        main,
+        ["user", "passwd", "operator", "--data-dir", data],
+        input="second-password\nsecond-password\n",
+    )
     assert changed.exit_code == 0, changed.output
     assert check(tmp_path, "operator", "second-password")
     assert not check(tmp_path, "operator", "first-password")
 
-    short = runner.invoke(main, ["user", "passwd", "operator", "--data-dir", data],
-                          input="short\nshort\n")
+    short = runner.invoke(
+        main, ["user", "passwd", "operator", "--data-dir", data], input="short\nshort\n"
+    )
     assert short.exit_code == 1
 
     removed = runner.invoke(main, ["user", "remove", "operator", "--data-dir", data])

@@ -6,25 +6,35 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from litestar import Litestar, Router
+from litestar import Litestar, MediaType, Router, get
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilewall import __version__
 from tilewall.api import (
+    controlroom,
     displays,
+    failover,
+    fallback,
+    licence,
     media,
     mirrorgroups,
     network,
     overlays,
     presets,
+    printprofiles,
+    serial,
     session,
+    settings,
     sources,
+    sourcetypes,
     system,
+    troubleshooting,
     videowalls,
     zones,
 )
@@ -46,8 +56,17 @@ API_MODULES: list[Any] = [
     videowalls,
     mirrorgroups,
     system,
+    licence,
+    settings,
+    troubleshooting,
     media,
     overlays,
+    failover,
+    printprofiles,
+    serial,
+    controlroom,
+    sourcetypes,
+    fallback,
 ]
 
 
@@ -83,6 +102,29 @@ def access_log(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
+CONSOLE = WEB / "console"
+
+
+@get("/", include_in_schema=False, name="console-page", media_type=MediaType.HTML)
+async def console_page() -> File:
+    return File(CONSOLE / "index.html", content_disposition_type="inline")
+
+
+@get("/console.css", include_in_schema=False, name="console-css", media_type="text/css")
+async def console_css() -> File:
+    return File(CONSOLE / "console.css", content_disposition_type="inline")
+
+
+def console_routes() -> list[Any]:
+    """The console at / (only its own files, so unknown paths elsewhere stay 404s)."""
+    if not CONSOLE.is_dir():
+        return []
+    scripts = create_static_files_router(
+        path="/js", directories=[CONSOLE / "js"], name="console-js"
+    )
+    return [console_page, console_css, scripts]
+
+
 def create_app(
     host: Host | None,
     extra_routes: Sequence[Any] = (),
@@ -101,6 +143,7 @@ def create_app(
                 path="/receiver", directories=[receiver_dir], html_mode=True, name="receiver"
             )
         )
+    routes += console_routes()
     app = Litestar(
         route_handlers=routes,
         exception_handlers=HANDLERS,  # type: ignore[arg-type]
@@ -113,8 +156,8 @@ def create_app(
                 "tilewall. Operations tagged 'tilewall extensions' (and marked "
                 "x-tilewall-extension) are tilewall's own management operations."
             ),
-            path="/api",
-            render_plugins=[SwaggerRenderPlugin(path="/docs")],
+            path="/api/docs",
+            render_plugins=[SwaggerRenderPlugin(path="/")],
             components=Components(
                 security_schemes={
                     "session": SecurityScheme(

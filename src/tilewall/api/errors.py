@@ -17,6 +17,7 @@ STATUS = {
     errors.NotFound: 404,
     errors.Conflict: 409,
     errors.Busy: 500,
+    errors.Failed: 500,
     errors.Unavailable: 503,
 }
 

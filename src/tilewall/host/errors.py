@@ -27,3 +27,7 @@ class Busy(HostError):
 
 class Unavailable(HostError):
     """A device or service the request needs cannot be reached."""
+
+
+class Failed(HostError):
+    """A change was accepted but could not be carried out (the message says why)."""

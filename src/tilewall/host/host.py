@@ -1,18 +1,32 @@
 """The host: one object holding every service of the domain over shared state."""
 
+import asyncio
+import dataclasses
 from pathlib import Path
+from typing import Any
 
+import msgspec
+
+from tilewall.config import Config
+from tilewall.host import troubleshooting
 from tilewall.host.accounts import Accounts
 from tilewall.host.clock import Clock, SystemClock
+from tilewall.host.controlroom import ControlRoom
+from tilewall.host.errors import Unavailable
+from tilewall.host.failover import Failover
 from tilewall.host.licence import LicenceRules
+from tilewall.host.machine import Machine
 from tilewall.host.media import MediaLibrary
 from tilewall.host.overlays import Overlays
 from tilewall.host.playback import Playback
 from tilewall.host.presets import Presets
+from tilewall.host.printprofiles import PrintProfiles
+from tilewall.host.serial import Serial
 from tilewall.host.sources import Sources
-from tilewall.host.state import Core
+from tilewall.host.state import Core, CoreSettings
 from tilewall.host.stations import Stations
 from tilewall.host.topology import Topology
+from tilewall.platform import Platform, platform_for
 from tilewall.store import Store
 
 
@@ -24,24 +38,52 @@ class Host:
         clock: Clock | None = None,
         idle_timeout_s: float = 1800.0,
         max_sessions: int = 10_000,
+        config: Config | None = None,
+        data_dir: Path | None = None,
+        platform: Platform | None = None,
     ) -> None:
+        self.config = config or Config()
+        #: where logs and troubleshooting reports go; None for a host without files
+        self.data_dir = data_dir
         self.core = Core(store, clock or SystemClock())
+        #: the machine: simulated (changes kept in settings) unless host management is on
+        self._platform = platform or platform_for(
+            self.config.host_management,
+            CoreSettings(self.core),
+            network_apply_seconds=self.config.network_apply_seconds,
+        )
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
         self.media = MediaLibrary(media_root)
-        self.licence = LicenceRules(self.core)
+        self.licence = LicenceRules(self.core, self.config.trusted_keys)
         self.stations = Stations(self.core, self.licence)
         self.topology = Topology(self.core)
         self.sources = Sources(self.core, self.licence, self.media)
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
+        self.failover = Failover(self.core, lambda: self.platform.facts.system_id())
+        self.printprofiles = PrintProfiles(self.core)
+        self.serial = Serial(self.core)
+        self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
+        self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
 
     @classmethod
     async def open(
-        cls, data_dir: Path, clock: Clock | None = None, idle_timeout_s: float = 1800.0
+        cls,
+        data_dir: Path,
+        clock: Clock | None = None,
+        idle_timeout_s: float = 1800.0,
+        config: Config | None = None,
     ) -> "Host":
         store = await Store.open(data_dir)
-        host = cls(store, data_dir / "media", clock, idle_timeout_s)
+        host = cls(
+            store,
+            data_dir / "media",
+            clock,
+            idle_timeout_s,
+            config=config or Config.load(data_dir),
+            data_dir=data_dir,
+        )
         await host.core.load()
         await host.accounts.load()
         return host
@@ -49,6 +91,87 @@ class Host:
     async def close(self) -> None:
         if self.core.store is not None:
             await self.core.store.close()
+
+    @property
+    def platform(self) -> Platform:
+        """The machine adapters; simulated unless host management is on."""
+        return self._platform
+
+    @platform.setter
+    def platform(self, platform: Platform) -> None:
+        # tests swap adapters (say, recording serial ports); every service sees the swap
+        self._platform = platform
+        self.machine.platform = platform
+
+    async def submit_troubleshooting_report(self, form: troubleshooting.ReportForm) -> Path:
+        """Keep the form and build the report archive (see :mod:`troubleshooting`)."""
+        form = form.check()
+        if self.data_dir is None:
+            raise Unavailable("this host has no data directory to keep reports in")
+        created = self.core.clock.now_ms() / 1000
+        info = await self.machine.info()
+        results = await self.machine.diagnostics()
+        async with self.core.change() as tx:
+            tx.put_setting(
+                "troubleshooting_report",
+                {
+                    "form": dataclasses.asdict(form),
+                    "created_ms": int(created * 1000),
+                },
+            )
+        documents = {
+            "report.json": {
+                "form": dataclasses.asdict(form),
+                "created_ms": int(created * 1000),
+                "system": dataclasses.asdict(info),
+            },
+            "configuration.json": self._configuration(),
+            "diagnostics.json": {"results": msgspec.to_builtins(results)},
+            "state.json": self._state_dump(),
+        }
+        return await asyncio.to_thread(
+            troubleshooting.write_report,
+            troubleshooting.report_path(self.data_dir),
+            documents,
+            self.machine.api_log_files(),
+            created,
+        )
+
+    def _configuration(self) -> dict[str, Any]:
+        config = self.config
+        configuration: dict[str, Any] = troubleshooting.redact(
+            {
+                "host_management": config.host_management,
+                "network_apply_seconds": config.network_apply_seconds,
+                # key ids and where they came from; the keys are public anyway
+                "trusted_licence_keys": dict(config.key_sources),
+                "settings": msgspec.to_builtins(self.core.state.settings),
+                "users": self.accounts.users(),
+                "live_sessions": self.accounts.session_count,
+            }
+        )
+        return configuration
+
+    def _state_dump(self) -> dict[str, Any]:
+        state = self.core.state
+        dump: dict[str, Any] = {
+            kind: msgspec.to_builtins(list(state.collection(kind).values()))
+            for kind in (
+                "station",
+                "display",
+                "wall",
+                "zone",
+                "mirror",
+                "source",
+                "preset",
+                "layout",
+            )
+        }
+        dump["online"] = sorted(self.stations.online)
+        dump["round_trip_ms"] = dict(self.stations.round_trip_ms)
+        dump["mapping_generation"] = state.mapping_generation
+        redacted: dict[str, Any] = troubleshooting.redact(dump)
+        return redacted
 
     @property
     def state(self):  # type: ignore[no-untyped-def]

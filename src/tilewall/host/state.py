@@ -1,6 +1,8 @@
 """The host's state in memory, and the one way to change it: a durable transaction."""
 
 import asyncio
+import contextvars
+import copy
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -25,6 +27,9 @@ from tilewall.store import Change, Store
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: set while the current task is inside :meth:`Core.change`; the lock is not re-entrant
+_IN_CHANGE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_change", default=False)
 
 #: document kind of each persisted collection, and how its objects are keyed
 COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
@@ -175,9 +180,17 @@ class Core:
 
         Code inside validates before it mutates, so an exception leaves nothing applied.
         """
+        if _IN_CHANGE.get():
+            raise RuntimeError(
+                "Core.change() entered again from inside a change: it would deadlock"
+            )
         async with self._lock:
             tx = Transaction(self.state)
-            yield tx
+            token = _IN_CHANGE.set(True)
+            try:
+                yield tx
+            finally:
+                _IN_CHANGE.reset(token)
             if tx.mapping:
                 self.state.mapping_generation += 1
                 tx.put_setting("mapping_generation", self.state.mapping_generation)
@@ -196,3 +209,23 @@ class Core:
                 listener(event)
             except Exception:
                 log.exception("event listener failed")
+
+
+class CoreSettings:
+    """The platform's :class:`~tilewall.platform.settings.SettingsStore`, kept in the
+    host's durable settings: a simulated host name or time zone survives a restart.
+
+    ``put`` is a change of its own (it takes the host's lock), so adapters must not be
+    called from inside :meth:`Core.change`; doing so raises instead of deadlocking.
+    """
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def get(self, name: str) -> Any | None:
+        # copies, so callers cannot change the host's state by mutating what they read
+        return copy.deepcopy(self._core.state.settings.get(name))
+
+    async def put(self, name: str, value: Any) -> None:
+        async with self._core.change() as tx:
+            tx.put_setting(name, value)

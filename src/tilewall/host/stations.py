@@ -1,19 +1,43 @@
 """Stations (receivers) and their displays: discovery, locking, liveness, settings."""
 
+import logging
 import re
 
+import msgspec
+
 from tilewall.host import topology
-from tilewall.host.errors import Conflict, Invalid, NotFound
+from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
 from tilewall.host.licence import LicenceRules
 from tilewall.host.model import Display, Resolution, Station, Timeline
 from tilewall.host.state import Core, Transaction
 
+log = logging.getLogger(__name__)
+
+#: lock receivers the host has never seen as soon as they say hello
 AUTO_ASSIGN = "auto_assign"
+#: a new receiver on the seat of an offline locked station takes over its display
+AUTO_INHERIT = "auto_inherit"
 _SEAT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
 
 
 def valid_seat_id(seat_id: str) -> bool:
     return bool(_SEAT_ID.match(seat_id))
+
+
+class AssignmentSettings(msgspec.Struct, frozen=True):
+    """How receivers are assigned to the host.
+
+    ``auto_assign``: a receiver the host has never seen is locked when it first says
+    hello (as far as the licence allows); a station the operator unlocked stays so.
+
+    ``auto_inherit``: a receiver the host has never seen that says hello from the
+    address of exactly one locked station that is offline is its replacement on the
+    same seat: it takes over that station's display (id, timeline, tag, walls, zones,
+    mirror groups, name and location), and the old station is left unlocked.
+    """
+
+    auto_assign: bool = False
+    auto_inherit: bool = False
 
 
 class Stations:
@@ -22,6 +46,40 @@ class Stations:
         self._licence = licence
         #: seats with a live connection; liveness is not persisted
         self.online: set[str] = set()
+        #: lowest recent round trip host-receiver per seat, in ms; the receiver hub
+        #: fills it from its clock exchange, diagnostics read it
+        self.round_trip_ms: dict[str, float] = {}
+
+    # assignment settings
+
+    def assignment(self) -> AssignmentSettings:
+        settings = self._core.state.settings
+        return AssignmentSettings(
+            bool(settings.get(AUTO_ASSIGN, False)), bool(settings.get(AUTO_INHERIT, False))
+        )
+
+    async def set_assignment(
+        self, auto_assign: bool | None = None, auto_inherit: bool | None = None
+    ) -> AssignmentSettings:
+        """Change either setting; ``None`` keeps it."""
+        now = self.assignment()
+        wanted = AssignmentSettings(
+            now.auto_assign if auto_assign is None else auto_assign,
+            now.auto_inherit if auto_inherit is None else auto_inherit,
+        )
+        async with self._core.change() as tx:
+            tx.put_setting(AUTO_ASSIGN, wanted.auto_assign)
+            tx.put_setting(AUTO_INHERIT, wanted.auto_inherit)
+        return wanted
+
+    def _predecessor(self, ip: str) -> Station | None:
+        """The one locked, offline station with a display at ``ip``, if exactly one."""
+        found = [
+            s
+            for s in self._core.state.stations.values()
+            if s.locked and s.ip == ip and s.display_id is not None and s.seat_id not in self.online
+        ]
+        return found[0] if len(found) == 1 else None
 
     # lookups
 
@@ -98,21 +156,42 @@ class Stations:
             existing.last_seen_ms = updated.last_seen_ms
             self._announce(existing)
             return existing
-        auto = bool(state.settings.get(AUTO_ASSIGN, False)) and not updated.locked
+        assignment = self.assignment()
+        predecessor = (
+            self._predecessor(ip) if existing is None and assignment.auto_inherit else None
+        )
         async with self._core.change() as tx:
+            if predecessor is not None:
+                self._inherit(tx, predecessor, updated, named=bool(name))
             tx.put(updated)
             tx.topology = True
             if updated.display_id is not None:
                 tx.affect(updated.display_id)
-        if auto:
+        if existing is None and predecessor is None and assignment.auto_assign:
             try:
                 await self.lock(seat_id)
-            except Conflict:
-                pass
-            except Exception:  # a full licence keeps it available
-                pass
+            except HostError as error:  # a full licence keeps it available
+                log.warning("receiver %s not assigned automatically: %s", seat_id, error)
         self._announce(updated)
         return state.stations[seat_id]
+
+    def _inherit(self, tx: Transaction, old: Station, new: Station, named: bool) -> None:
+        """``new`` replaces ``old`` on its seat: same display, same place in the topology."""
+        assert old.display_id is not None
+        log.info("receiver %s replaces %s as display %d", new.seat_id, old.seat_id, old.display_id)
+        new.locked = True
+        new.display_id = old.display_id
+        new.location = old.location
+        if not named:
+            new.name = old.name
+        display = self._core.state.displays.get(old.display_id)
+        if display is not None:
+            display.seat_id = new.seat_id
+            tx.put(display)
+        old.locked = False
+        old.display_id = None
+        tx.put(old)
+        self.round_trip_ms.pop(old.seat_id, None)
 
     def _announce(self, station: Station) -> None:
         """Online state changed without a stored change: tell listeners anyway."""
