@@ -21,7 +21,7 @@ export function syncVideo(video, targetS, playing) {
   if (!playing) {
     if (!video.paused) video.pause();
     video.playbackRate = 1;
-    if (video.readyState >= 1 && !video.seeking && Math.abs(video.currentTime - targetS) > 0.04) {
+    if (video.readyState >= 1 && !video.seeking && Math.abs(video.currentTime - targetS) > DEADBAND_S) {
       video.currentTime = targetS;
     }
     return;
