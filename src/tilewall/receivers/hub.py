@@ -98,6 +98,8 @@ class Session:
     #: a close is under way; nothing more is read from or sent to the peer
     closing: bool = False
     flooding: bool = False
+    #: the close code a pending close (``closing``) was asked for
+    close_code: int = CLOSE_NORMAL
     drops: int = 0
     flood_drops: int = 0
     acked_rev: int = 0
@@ -119,6 +121,9 @@ class Limits:
     burst: float = 80.0
     #: dropped flood messages after which the connection is closed
     flood_close_after: int = 2000
+    #: messages queued for one receiver before it counts as not reading. Above the burst:
+    #: the replies to a permitted burst are queued before the writer gets to run.
+    outbox: int = 256
 
 
 class Hub:
@@ -144,6 +149,9 @@ class Hub:
     # --- lifecycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
+        # Revisions go on increasing across host restarts (a receiver keeps the one it
+        # shows): they start from the host clock in microseconds, far below 2**53.
+        self._rev = max(self._rev, self.port.now_ms() * 1000)
         self._unsubscribe = self.port.subscribe(self._on_event)
         self._tasks = [
             asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
@@ -235,17 +243,30 @@ class Hub:
 
     def open(self, link: Link, ip: str) -> Session:
         now = self._monotonic()
+        limits = self.limits
         session = Session(
-            link=link, ip=ip, opened=now, last_rx=now, tokens=self.limits.burst, refilled=now
+            link=link,
+            ip=ip,
+            opened=now,
+            last_rx=now,
+            tokens=limits.burst,
+            refilled=now,
+            outbox=asyncio.Queue(max(limits.outbox, int(limits.burst) + 64)),
         )
         session.writer = asyncio.create_task(self._write_loop(session))
         self._sessions.add(session)
         return session
 
-    async def close(self, session: Session, code: int = CLOSE_NORMAL) -> None:
-        """Close a session (idempotent). The seat goes offline unless a newer session has it."""
+    async def close(self, session: Session, code: int | None = None) -> None:
+        """Close a session (idempotent). The seat goes offline unless a newer session has it.
+
+        Without ``code``, a close already decided on (a flood, a receiver that does not
+        read) keeps the code it was decided with; the connection's own route calls this
+        when it stops reading, which may be before that close has run."""
         if session.closed:
             return
+        if code is None:
+            code = session.close_code if session.closing else CLOSE_NORMAL
         session.closed = True
         self._sessions.discard(session)
         seat = session.seat_id
@@ -419,6 +440,7 @@ class Hub:
         if session.closing or session.closed:
             return
         session.closing = True
+        session.close_code = code
         task = asyncio.get_running_loop().create_task(self.close(session, code))
         self._tasks.append(task)
         task.add_done_callback(self._forget)

@@ -199,10 +199,12 @@ function tick() {
   }
 }
 
+/** What is shown, read together with the host instant it is read at (for sync checks). */
 function sample() {
-  const base = { showing: scene ? scene.showing : "nothing", item: null, positionMs: null, playing: false };
-  const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample() } : base;
-  return { ...s, hostMs: hostNow() };
+  const hostMs = hostNow();
+  const base = { showing: scene ? scene.showing : "nothing", item: null, positionMs: null, expectedMs: null, playing: false };
+  const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
+  return { ...s, hostMs };
 }
 
 // --- connection -----------------------------------------------------------------------
@@ -237,10 +239,31 @@ function reportStatus() {
   });
 }
 
+// The page renders a stage of any size and scales it to the window, so besides the
+// screen's own size it offers the usual display modes (landscape and portrait).
+const MODES = [
+  [3840, 2160], [2560, 1440], [1920, 1200], [1920, 1080], [1680, 1050], [1600, 900],
+  [1366, 768], [1280, 1024], [1280, 800], [1280, 720], [1024, 768], [800, 600],
+  [2160, 3840], [1440, 2560], [1200, 1920], [1080, 1920], [720, 1280],
+];
+
+function resolutions(own) {
+  const seen = new Set();
+  const list = [];
+  for (const [width, height] of [[own.width, own.height], ...MODES]) {
+    const key = `${width}x${height}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      list.push({ width, height });
+    }
+  }
+  return list;
+}
+
 function hello() {
   const dpr = devicePixelRatio || 1;
   const screenSize = { width: Math.max(1, Math.round(screen.width * dpr)), height: Math.max(1, Math.round(screen.height * dpr)) };
-  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: [screenSize], model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
+  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: resolutions(screenSize), model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
   const name = query.get("name");
   if (name) message.name = name.slice(0, 256);
   send(message);
@@ -322,6 +345,9 @@ try {
   const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
   if (saved && saved.state) apply(saved.state, saved.rev || 0);
 } catch {}
+
+// Keeps the page and its images for starts while the host is away (secure contexts only).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
 
 addEventListener("resize", layoutStage);
 setInterval(tick, TICK_MS);

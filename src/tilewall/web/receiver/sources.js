@@ -1,11 +1,13 @@
 // Renderers of the sources a receiver shows. Each fills its element and follows the
-// host timeline: render(source, ctx) -> {el, setTimeline(t), tick(hostMs), sample(), destroy()}.
+// host timeline: render(source, ctx) -> {el, setTimeline(t), tick(hostMs), sample(hostMs), destroy()}.
+// sample(hostMs) reads what is shown now, with the position the timeline gives at hostMs.
 // ctx: {timeline, muted}.
 
 import { locate, positionAt } from "./schedule.js";
 
 const SEEK_ABOVE_S = 0.5; // larger errors seek, smaller ones nudge playbackRate
-const DEADBAND_S = 0.008; // half a frame at 60 Hz
+const DEADBAND_S = 0.008; // half a frame at 60 Hz: a larger error starts a nudge
+const SETTLED_S = 0.002; // a nudge goes on until the error is this small
 const MAX_NUDGE = 0.1; // playbackRate within 1 +/- this
 
 function element(tag, className) {
@@ -19,7 +21,7 @@ export function syncVideo(video, targetS, playing) {
   if (!playing) {
     if (!video.paused) video.pause();
     video.playbackRate = 1;
-    if (video.readyState >= 1 && !video.seeking && Math.abs(video.currentTime - targetS) > 0.04) {
+    if (video.readyState >= 1 && !video.seeking && Math.abs(video.currentTime - targetS) > DEADBAND_S) {
       video.currentTime = targetS;
     }
     return;
@@ -38,12 +40,15 @@ export function syncVideo(video, targetS, playing) {
   }
   if (video.readyState < 2 || video.seeking) return;
   const error = video.currentTime - targetS; // > 0: ahead of the host
+  // Hysteresis: nudging stops near zero rather than at the deadband's edge, so tiles
+  // that catch up from either side end up together, not up to a frame apart.
+  const nudging = video.playbackRate !== 1;
   if (Math.abs(error) > SEEK_ABOVE_S) {
     video.playbackRate = 1;
     video.currentTime = targetS;
-  } else if (Math.abs(error) > DEADBAND_S) {
+  } else if (Math.abs(error) > (nudging ? SETTLED_S : DEADBAND_S)) {
     video.playbackRate = Math.min(1 + MAX_NUDGE, Math.max(1 - MAX_NUDGE, 1 - error));
-  } else if (video.playbackRate !== 1) {
+  } else if (nudging) {
     video.playbackRate = 1;
   }
 }
@@ -99,6 +104,17 @@ function signage(source, ctx) {
     el.appendChild(next.node); // hidden until shown; lets the browser fetch and decode
   }
 
+  /** What is shown and where it should be, both at host instant `hostMs` (now). */
+  function measure(hostMs) {
+    const slot = locate(source.items, positionAt(timeline, hostMs), timeline.repeat);
+    if (!slot || !current) return null;
+    const item = source.items[slot.index];
+    const playing = timeline.state === "playing" && !slot.ended;
+    let positionMs = slot.offsetMs;
+    if (item.kind === "video") positionMs = current.index === slot.index ? current.node.currentTime * 1000 : null;
+    return { showing: "signage", item: item.name, positionMs, expectedMs: slot.offsetMs, playing };
+  }
+
   return {
     el,
     setTimeline(t) {
@@ -115,10 +131,9 @@ function signage(source, ctx) {
       if (item.durationMs - slot.offsetMs < 3000 && (timeline.repeat || slot.index + 1 < items.length)) {
         preload((slot.index + 1) % items.length);
       }
-      const positionMs = item.kind === "video" ? current.node.currentTime * 1000 : slot.offsetMs;
-      lastSample = { showing: "signage", item: item.name, positionMs, expectedMs: slot.offsetMs, playing };
+      lastSample = measure(hostMs) || lastSample;
     },
-    sample: () => lastSample,
+    sample: (hostMs) => (hostMs == null ? lastSample : measure(hostMs) || lastSample),
     destroy() {
       for (const v of el.querySelectorAll("video")) v.pause();
       el.remove();
@@ -172,7 +187,15 @@ function stream(source, ctx) {
         video.pause();
       }
     },
-    sample: () => ({ showing: "stream", item: source.url, positionMs: video.currentTime * 1000, playing: !video.paused }),
+    sample(hostMs) {
+      const duration = video.duration;
+      let expectedMs = null;
+      if (hostMs != null && Number.isFinite(duration) && duration > 0) {
+        const total = duration * 1000;
+        expectedMs = ((positionAt(timeline, hostMs) % total) + total) % total;
+      }
+      return { showing: "stream", item: source.url, positionMs: video.currentTime * 1000, expectedMs, playing: !video.paused };
+    },
     destroy() {
       video.pause();
       video.removeAttribute("src");
@@ -216,7 +239,7 @@ function layout(source, ctx) {
     tick(hostMs) {
       for (const w of windows) w.tick(hostMs);
     },
-    sample: () => ({ showing: "layout", item: source.layoutName, positionMs: null, playing: true, windows: windows.map((w) => w.sample()) }),
+    sample: (hostMs) => ({ showing: "layout", item: source.layoutName, positionMs: null, playing: true, windows: windows.map((w) => w.sample(hostMs)) }),
     destroy() {
       for (const w of windows) w.destroy();
       el.remove();
