@@ -1,4 +1,5 @@
-"""Serial commands over HTTP: validation, recording per seat, and a pluggable writer."""
+"""Serial commands over HTTP: validation, ports, delivery to a network serial server,
+and recording per seat."""
 
 import base64
 from typing import Any
@@ -22,6 +23,19 @@ def with_data(b64: str) -> dict[str, Any]:
     return body
 
 
+_servers: list["SerialServer"] = []
+
+
+def wired(api, seat: str = SEAT, ip: str = "192.0.2.10", port: str = "") -> None:
+    """A station whose serial port is a network serial server on loopback."""
+    if not port:
+        if not _servers:
+            _servers.append(SerialServer())
+        port = f"socket://127.0.0.1:{_servers[0].port}"
+    station(api, seat, ip)
+    ok(api.put(f"/serial/{seat}/port", json={"port": port}))
+
+
 def test_unknown_seat(api):
     error(api.post("/serial/nobody", json=command()), 404, "nobody")
     error(api.get("/serial/nobody"), 404, "nobody")
@@ -30,12 +44,12 @@ def test_unknown_seat(api):
 
 
 def test_send_records_and_answers_the_record(api):
-    station(api, SEAT)
+    wired(api)
     body = ok(api.post(f"/serial/{SEAT}", json=command(b"\x01\x02", parity="even")))
     assert body["seatID"] == SEAT
     assert body["serialSettings"] == {"baudRate": 9600, "dataBits": 8, "parity": "E", "stopBits": 1}
     assert body["transmit"] == {"base64_data": base64.b64encode(b"\x01\x02").decode()}
-    assert body["delivered"] is False
+    assert body["delivered"] is True
     assert body["error"] == ""
     assert body["atMs"] > 0
     listed = ok(api.get(f"/serial/{SEAT}"))["serialCommands"]
@@ -43,8 +57,8 @@ def test_send_records_and_answers_the_record(api):
 
 
 def test_records_in_order_per_seat(api):
-    station(api, SEAT)
-    station(api, "seat-other", "192.0.2.11")
+    wired(api)
+    wired(api, "seat-other", "192.0.2.11")
     for i in range(3):
         ok(api.post(f"/serial/{SEAT}", json=command(bytes([i + 1]))))
     ok(api.post("/serial/seat-other", json=command(b"x")))
@@ -63,7 +77,7 @@ def test_a_seat_without_commands_lists_none(api):
 
 
 def test_keeps_the_last_commands(api, data_dir):
-    station(api, SEAT)
+    wired(api, port="loop://")  # pyserial's loopback: a hundred quick writes
     for i in range(KEEP + 2):
         ok(api.post(f"/serial/{SEAT}", json=command(i.to_bytes(2, "big"))))
     listed = ok(api.get(f"/serial/{SEAT}"))["serialCommands"]
@@ -74,7 +88,7 @@ def test_keeps_the_last_commands(api, data_dir):
 
 
 def test_accepted_settings(api):
-    station(api, SEAT)
+    wired(api)
     cases = [
         ({"parity": "n"}, "N"),
         ({"parity": "Odd"}, "O"),
@@ -165,3 +179,85 @@ def test_a_failing_writer_is_recorded_and_reported(api, host):
 def test_needs_a_session(anon):
     assert anon.post(f"/serial/{SEAT}", json=command()).status_code == 401
     assert anon.get(f"/serial/{SEAT}").status_code == 401
+
+
+class SerialServer:
+    """A network serial server stand-in: a TCP listener on loopback keeping what arrives."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        self.received = bytearray()
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self._socket.getsockname()[1]
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        self._socket.settimeout(10)
+        try:
+            while True:
+                connection, _ = self._socket.accept()
+                with connection:
+                    while chunk := connection.recv(65536):
+                        self.received += chunk
+        except OSError:
+            return
+
+    def close(self) -> None:
+        self._socket.close()
+
+
+def test_bytes_arrive_exactly_at_a_network_serial_server(api):
+    import time
+
+    server = SerialServer()
+    try:
+        wired(api, port=f"socket://127.0.0.1:{server.port}")
+        assert ok(api.get(f"/serial/{SEAT}/port")) == {"port": f"socket://127.0.0.1:{server.port}"}
+        payload = bytes(range(256)) * 4
+        body = ok(api.post(f"/serial/{SEAT}", json=command(payload, baudRate=115200)))
+        assert body["delivered"] is True
+        deadline = time.monotonic() + 5
+        while len(server.received) < len(payload) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert bytes(server.received) == payload
+    finally:
+        server.close()
+
+
+def test_a_seat_without_a_port_is_refused_and_recorded(api):
+    station(api, SEAT)
+    error(api.post(f"/serial/{SEAT}", json=command()), 409, "no serial port")
+    listed = ok(api.get(f"/serial/{SEAT}"))["serialCommands"]
+    assert len(listed) == 1 and listed[0]["delivered"] is False and listed[0]["error"]
+
+
+def test_an_unreachable_port_answers_503(api):
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    wired(api, port=f"socket://127.0.0.1:{free}")
+    error(api.post(f"/serial/{SEAT}", json=command()), 503)
+    assert ok(api.get(f"/serial/{SEAT}"))["serialCommands"][-1]["delivered"] is False
+
+
+def test_ports_are_confined(api):
+    station(api, SEAT)
+    for port in [
+        "/etc/passwd",
+        "/dev/../etc/passwd",
+        "ttyUSB0",
+        "http://x:1",
+        "socket://nohost",
+        "file:///dev/ttyS0",
+    ]:
+        error(api.put(f"/serial/{SEAT}/port", json={"port": port}), 400)
+    assert ok(api.put(f"/serial/{SEAT}/port", json={"port": "/dev/ttyUSB0"})) == {
+        "port": "/dev/ttyUSB0"
+    }
+    assert ok(api.put(f"/serial/{SEAT}/port", json={"port": ""})) == {"port": ""}
+    error(api.put("/serial/nobody/port", json={"port": "loop://"}), 404)

@@ -1,11 +1,11 @@
 """Serial commands to the display of a seat; reading them back is a tilewall extension.
 
-Commands are recorded and answered with their record. ``delivered`` says whether the
-host sent the bytes out of a serial port (false while no port adapter is plugged in).
+Commands are written to the seat's serial port (given with the extension
+``PUT /serial/{seatID}/port``), recorded, and answered with their record.
 """
 
 import msgspec
-from litestar import Request, get, post
+from litestar import Request, get, post, put
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
 from tilewall.host.model import SerialRecord
@@ -68,7 +68,7 @@ def shape(record: SerialRecord) -> SerialCommandRecord:
     status_code=200,
     tags=TAGS,
     summary="Send a serial command to the display of a seat",
-    responses=errors(404, 503),
+    responses=errors(404, 409, 503),
 )
 async def send_command(request: Request, seatID: str, data: SerialCommand) -> SerialCommandRecord:  # type: ignore[type-arg]
     s = data.serialSettings
@@ -90,4 +90,30 @@ async def list_commands(request: Request, seatID: str) -> SerialCommandList:  # 
     return SerialCommandList([shape(r) for r in records])
 
 
-ROUTES = [send_command, list_commands]
+class SerialPortBody(msgspec.Struct):
+    port: str
+
+
+@get(
+    f"{PATH}/port",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="The serial port of a seat",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def get_port(request: Request, seatID: str) -> SerialPortBody:  # type: ignore[type-arg]
+    return SerialPortBody(host_of(request.app.state).serial.port(seatID))
+
+
+@put(
+    f"{PATH}/port",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Give a seat a serial port: /dev/... or socket://, rfc2217://, loop:// ('' removes)",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def put_port(request: Request, seatID: str, data: SerialPortBody) -> SerialPortBody:  # type: ignore[type-arg]
+    return SerialPortBody(await host_of(request.app.state).serial.set_port(seatID, data.port))
+
+
+ROUTES = [send_command, list_commands, get_port, put_port]

@@ -21,7 +21,7 @@ from tilewall.host.overlays import Overlays
 from tilewall.host.playback import Playback
 from tilewall.host.presets import Presets
 from tilewall.host.printprofiles import PrintProfiles
-from tilewall.host.serial import Serial
+from tilewall.host.serial import PortWriter, Serial
 from tilewall.host.sources import Sources
 from tilewall.host.state import Core, CoreSettings
 from tilewall.host.stations import Stations
@@ -64,6 +64,7 @@ class Host:
         self.failover = Failover(self.core, lambda: self.platform.facts.system_id())
         self.printprofiles = PrintProfiles(self.core)
         self.serial = Serial(self.core)
+        self.serial.writer = PortWriter(self.serial, lambda: self.platform.serial)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
 

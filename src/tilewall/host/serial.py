@@ -1,19 +1,25 @@
-"""Serial commands to the display of a seat: validated, recorded, and sent by a writer.
+"""Serial commands to the display of a seat: validated, sent by a writer, recorded.
 
-Until a ``SerialWriter`` is plugged in (the platform's serial port adapter), commands
-are only recorded: each record says ``delivered`` false. The last ``KEEP`` commands of
-each seat are kept in the setting ``serial_log:<seat id>``.
+The host plugs in a ``PortWriter``: each seat can be given a serial port (a device under
+/dev or a pyserial URL such as socket://host:port), and commands are written to it. A
+seat without a port answers 409; an unreachable port 503. Every command is recorded
+with whether it was delivered; the last ``KEEP`` of each seat are kept in the setting
+``serial_log:<seat id>``.
 """
 
 import base64
 import binascii
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Protocol
+from urllib.parse import urlsplit
 
-from tilewall.host.errors import HostError, Invalid, NotFound, Unavailable
+from tilewall.host.errors import Conflict, HostError, Invalid, NotFound, Unavailable
 from tilewall.host.model import SerialRecord
 from tilewall.host.state import Core
+from tilewall.platform.serialports import SerialPorts
 
 KEEP = 100
 MAX_BAUD = 4_000_000
@@ -134,8 +140,10 @@ class Serial:
                 delivered = True
             except HostError as exc:
                 error = str(exc) or type(exc).__name__
+                failure: HostError = exc
             except OSError as exc:
                 error = f"serial port error: {exc.strerror or exc}"
+                failure = Unavailable(f"serial command to seat {seat_id!r} not delivered: {error}")
         record = SerialRecord(
             seat_id=seat_id,
             at_ms=self._core.clock.now_ms(),
@@ -152,5 +160,78 @@ class Serial:
             log = [*log, record][-KEEP:]
             tx.put_setting(LOG_PREFIX + seat_id, log)
         if error:
-            raise Unavailable(f"serial command to seat {seat_id!r} not delivered: {error}")
+            raise failure
         return record
+
+    # the port of each seat (a tilewall extension)
+
+    def port(self, seat_id: str) -> str:
+        self._seat(seat_id)
+        ports = self._core.setting(PORTS, dict[str, str], {})
+        return ports.get(seat_id, "")
+
+    async def set_port(self, seat_id: str, port: str) -> str:
+        """Give a seat its serial port: a device under /dev, or a pyserial URL
+        (socket://host:port, rfc2217://host:port, loop://); "" removes it."""
+        self._seat(seat_id)
+        port = check_port(port)
+        async with self._core.change() as tx:
+            ports = self._core.setting(PORTS, dict[str, str], {})
+            if port:
+                ports[seat_id] = port
+            else:
+                ports.pop(seat_id, None)
+            tx.put_setting(PORTS, ports)
+        return port
+
+
+PORTS = "serial_ports"
+URL_SCHEMES = ("socket", "rfc2217", "loop")
+
+
+def check_port(port: str) -> str:
+    port = port.strip()
+    if not port:
+        return ""
+    if "://" in port:
+        parts = urlsplit(port)
+        if parts.scheme not in URL_SCHEMES:
+            raise Invalid(
+                f"port URLs are {', '.join(s + '://' for s in URL_SCHEMES)}, not {port!r}"
+            )
+        if parts.scheme != "loop":
+            try:
+                valid = bool(parts.hostname) and parts.port is not None
+            except ValueError:
+                valid = False
+            if not valid:
+                raise Invalid(f"port {port!r} needs a host and a port number")
+        return port
+    path = PurePosixPath(port)
+    if not path.is_absolute() or ".." in path.parts or path.parts[:2] != ("/", "dev"):
+        raise Invalid(f"serial devices are paths under /dev, not {port!r}")
+    return str(path)
+
+
+class PortWriter:
+    """Writes a seat's commands to the serial port it was given, through the machine's
+    serial adapter (pyserial)."""
+
+    def __init__(self, serial: Serial, ports: Callable[[], SerialPorts]) -> None:
+        self._serial = serial
+        self._ports = ports
+
+    async def write(self, seat_id: str, settings: SerialSettings, data: bytes) -> None:
+        port = self._serial.port(seat_id)
+        if not port:
+            raise Conflict(
+                f"no serial port configured for seat {seat_id!r} (PUT /api/serial/{seat_id}/port)"
+            )
+        await self._ports().open_and_write(
+            port,
+            settings.baud_rate,
+            settings.data_bits,
+            settings.parity,
+            int(settings.stop_bits) if settings.stop_bits.is_integer() else settings.stop_bits,
+            data,
+        )
