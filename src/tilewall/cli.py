@@ -85,6 +85,10 @@ def serve(
     """Serve the interface, the receivers and the console."""
     from tilewall.server import run
 
+    password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
+    if password is not None and len(password) < 8:
+        raise click.UsageError("TILEWALL_ADMIN_PASSWORD must be at least 8 characters")
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
     try:

@@ -425,3 +425,20 @@ def test_several_displays_independent(api, web):
     first, second = locked_displays(api, 2)
     ok(api.put(f"/displays/{first}/switch", params={"destinationSourceId": web["sourceId"]}))
     assert ok(api.get(f"/displays/{second}"))["playingSourceId"] == ""
+
+
+def test_wall_display_in_no_zone_cannot_play(api):
+    from tests.helpers import create_source, locked_displays, wall_body
+
+    ids = locked_displays(api, 2)
+    wall = ok(api.post("/videowalls", json=wall_body("Idle wall", ids)))
+    assert wall["zones"] == []
+    source = create_source(api, WEB, "Idle page")
+    message = error(
+        api.put(f"/displays/{ids[0]}/switch", params={"destinationSourceId": source["sourceId"]}),
+        409,
+        "no zone",
+    )
+    assert "Idle wall" in message
+    shown = ok(api.get(f"/displays/{ids[0]}"))
+    assert shown["playingSourceId"] == ""

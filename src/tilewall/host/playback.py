@@ -68,6 +68,12 @@ class Playback:
         zone = topology.zone_of(state, display.display_id)
         if zone is not None:
             return Target("zone", zone)
+        wall = topology.wall_of(state, display.display_id)
+        if wall is not None:
+            raise Conflict(
+                f"display {display.display_id} is on video wall {wall.name!r} but in no zone; "
+                "add it to a zone to play on it"
+            )
         return Target("display", display)
 
     def effective_timeline(self, display: Display) -> Timeline:
