@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 AUTO_ASSIGN = "auto_assign"
 #: a new receiver on the seat of an offline locked station takes over its display
 AUTO_INHERIT = "auto_inherit"
+MAX_NAME = 256
+MAX_LOCATION = 256
 _SEAT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
 
 
@@ -278,6 +280,32 @@ class Stations:
         display = self.display(display_id)
         self._core.command(display.seat_id, "reset")
         return display
+
+    async def set_identity(
+        self, key: str, name: str | None = None, location: str | None = None
+    ) -> Station:
+        """Name and location of a receiver, as operators call it; ``None`` keeps either."""
+        station = self.station(key)
+        if name is not None:
+            name = name.strip()
+            if not name:
+                raise Invalid("name must not be empty")
+            if len(name) > MAX_NAME:
+                raise Invalid(f"name must be at most {MAX_NAME} characters")
+        if location is not None:
+            location = location.strip()
+            if len(location) > MAX_LOCATION:
+                raise Invalid(f"location must be at most {MAX_LOCATION} characters")
+        async with self._core.change() as tx:
+            if name is not None:
+                station.name = name
+            if location is not None:
+                station.location = location
+            tx.put(station)
+            tx.topology = True
+            if station.display_id is not None:
+                tx.affect(station.display_id)
+        return station
 
     # display settings
 
