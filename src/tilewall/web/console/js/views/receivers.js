@@ -10,7 +10,7 @@ const MAX_LENGTH = 256;
 /** Ask for a receiver's name and location; resolves with the saved device or null. */
 function renameDialog(r) {
   return new Promise((resolve) => {
-    const name = h("input", { name: "receiverName", value: r.name || "", required: true, maxlength: MAX_LENGTH, autocomplete: "off" });
+    const name = h("input", { name: "receiverName", value: r.name || "", "aria-required": "true", maxlength: MAX_LENGTH, autocomplete: "off" });
     const location = h("input", { name: "receiverLocation", value: r.location || "", maxlength: MAX_LENGTH, autocomplete: "off" });
     const nameField = field("Name", name);
     const error = errorBox();
