@@ -163,8 +163,10 @@ def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):  # type:
     # paused: the interface has no isPlaying for displays; the render description tells
     panel.get_by_role("button", name="❚❚ Pause").click()
     eventually(
-        lambda: api.get(f"/displays/{display_id}/render").json()["content"]["timeline"]["state"]
-        == "paused"
+        lambda: (
+            api.get(f"/displays/{display_id}/render").json()["content"]["timeline"]["state"]
+            == "paused"
+        )
     )
     page.wait_for_function(
         "(id) => document.querySelector(`.tile[data-display-id='${id}']`).dataset.state"

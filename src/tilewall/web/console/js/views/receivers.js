@@ -13,6 +13,7 @@ function renameDialog(r) {
     const name = h("input", { name: "receiverName", value: r.name || "", "aria-required": "true", maxlength: MAX_LENGTH, autocomplete: "off" });
     const location = h("input", { name: "receiverLocation", value: r.location || "", maxlength: MAX_LENGTH, autocomplete: "off" });
     const nameField = field("Name", name);
+    name.addEventListener("input", () => name.value.trim() && nameField.setError(""));
     const error = errorBox();
     const save = h("button", { type: "submit", class: "primary" }, "Save");
     let saved = null;
