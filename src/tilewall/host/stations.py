@@ -140,7 +140,7 @@ class Stations:
         station = existing or Station(seat_id, name=name or f"Station {seat_id[-6:]}")
         updated = Station(
             seat_id=seat_id,
-            name=name or station.name,
+            name=station.name if station.named else (name or station.name),
             location=station.location,
             ip=ip,
             mac=station.mac,
@@ -152,6 +152,7 @@ class Stations:
             resolutions=list(resolutions) if resolutions is not None else station.resolutions,
             usb_devices=list(usb_devices) if usb_devices is not None else station.usb_devices,
             last_seen_ms=self._core.clock.now_ms(),
+            named=station.named,
         )
         self.online.add(seat_id)
         if existing is not None and _same_identity(existing, updated):
@@ -184,8 +185,9 @@ class Stations:
         new.locked = True
         new.display_id = old.display_id
         new.location = old.location
-        if not named:
+        if not named or old.named:
             new.name = old.name
+            new.named = old.named
         display = self._core.state.displays.get(old.display_id)
         if display is not None:
             display.seat_id = new.seat_id
@@ -299,6 +301,7 @@ class Stations:
         async with self._core.change() as tx:
             if name is not None:
                 station.name = name
+                station.named = True
             if location is not None:
                 station.location = location
             tx.put(station)
