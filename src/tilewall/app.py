@@ -28,6 +28,7 @@ from tilewall.api import (
     overlays,
     presets,
     printprofiles,
+    render,
     serial,
     session,
     settings,
@@ -67,6 +68,7 @@ API_MODULES: list[Any] = [
     controlroom,
     sourcetypes,
     fallback,
+    render,
 ]
 
 

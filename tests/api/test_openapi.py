@@ -39,6 +39,8 @@ def test_extensions_marked():
         ("/api/zones", "post"),
         ("/api/mirrorgroups", "post"),
         ("/api/media", "get"),
+        ("/api/displays/{displayId}/render", "get"),
+        ("/api/network/{ip}", "put"),
     ]:
         assert paths[path][method].get("x-tilewall-extension") is True, (path, method)
     assert "x-tilewall-extension" not in paths["/api/sources"]["post"]

@@ -6,7 +6,7 @@ from typing import Any
 import msgspec
 from litestar import Request, get, put
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
 from tilewall.host.errors import NotFound
 from tilewall.host.model import Station
 
@@ -43,6 +43,13 @@ class ReceiverDevice(msgspec.Struct):
 
 class NetworkList(msgspec.Struct):
     network: list[ReceiverDevice]
+
+
+class Identity(msgspec.Struct, forbid_unknown_fields=True):
+    """What operators call a receiver; an absent field is kept."""
+
+    name: str | None = None
+    location: str | None = None
 
 
 class UsbDevices(msgspec.Struct):
@@ -137,4 +144,30 @@ async def unlock_device(request: Request, ip: str) -> ReceiverDevice:  # type: i
     return _device(request, await host_of(request.app.state).stations.unlock(ip))
 
 
-ROUTES = [list_network, usb_devices, get_device, reset_device, lock_device, unlock_device]
+@put(
+    "/network/{ip:str}",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Name a receiver device and say where it is",
+    description="Sets `name` (1 to 256 characters) and `location` (up to 256); "
+    "a field left out is kept.",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def set_device_identity(
+    request: Request,  # type: ignore[type-arg]
+    ip: str,
+    data: Identity,
+) -> ReceiverDevice:
+    stations = host_of(request.app.state).stations
+    return _device(request, await stations.set_identity(ip, data.name, data.location))
+
+
+ROUTES = [
+    list_network,
+    usb_devices,
+    get_device,
+    set_device_identity,
+    reset_device,
+    lock_device,
+    unlock_device,
+]

@@ -56,6 +56,8 @@ class Station(msgspec.Struct):
     resolutions: list[Resolution] = []
     usb_devices: list[dict[str, object]] = []
     last_seen_ms: int = 0
+    #: an operator named it: the name a receiver gives in its hello no longer applies
+    named: bool = False
 
 
 class Display(msgspec.Struct):

@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 AUTO_ASSIGN = "auto_assign"
 #: a new receiver on the seat of an offline locked station takes over its display
 AUTO_INHERIT = "auto_inherit"
+MAX_NAME = 256
+MAX_LOCATION = 256
 _SEAT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
 
 
@@ -138,7 +140,7 @@ class Stations:
         station = existing or Station(seat_id, name=name or f"Station {seat_id[-6:]}")
         updated = Station(
             seat_id=seat_id,
-            name=name or station.name,
+            name=station.name if station.named else (name or station.name),
             location=station.location,
             ip=ip,
             mac=station.mac,
@@ -150,6 +152,7 @@ class Stations:
             resolutions=list(resolutions) if resolutions is not None else station.resolutions,
             usb_devices=list(usb_devices) if usb_devices is not None else station.usb_devices,
             last_seen_ms=self._core.clock.now_ms(),
+            named=station.named,
         )
         self.online.add(seat_id)
         if existing is not None and _same_identity(existing, updated):
@@ -182,8 +185,9 @@ class Stations:
         new.locked = True
         new.display_id = old.display_id
         new.location = old.location
-        if not named:
+        if not named or old.named:
             new.name = old.name
+            new.named = old.named
         display = self._core.state.displays.get(old.display_id)
         if display is not None:
             display.seat_id = new.seat_id
@@ -278,6 +282,33 @@ class Stations:
         display = self.display(display_id)
         self._core.command(display.seat_id, "reset")
         return display
+
+    async def set_identity(
+        self, key: str, name: str | None = None, location: str | None = None
+    ) -> Station:
+        """Name and location of a receiver, as operators call it; ``None`` keeps either."""
+        station = self.station(key)
+        if name is not None:
+            name = name.strip()
+            if not name:
+                raise Invalid("name must not be empty")
+            if len(name) > MAX_NAME:
+                raise Invalid(f"name must be at most {MAX_NAME} characters")
+        if location is not None:
+            location = location.strip()
+            if len(location) > MAX_LOCATION:
+                raise Invalid(f"location must be at most {MAX_LOCATION} characters")
+        async with self._core.change() as tx:
+            if name is not None:
+                station.name = name
+                station.named = True
+            if location is not None:
+                station.location = location
+            tx.put(station)
+            tx.topology = True
+            if station.display_id is not None:
+                tx.affect(station.display_id)
+        return station
 
     # display settings
 

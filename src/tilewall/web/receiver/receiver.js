@@ -1,7 +1,7 @@
 // tilewall receiver: connects to the host, renders what it is told, follows the host clock.
 // Protocol: docs/protocol.md (version 1).
 
-import { render } from "./sources.js";
+import { render } from "./screen.js";
 
 const VERSION = 1;
 const FIRMWARE = "tilewall-receiver/0.1.0";
@@ -64,100 +64,13 @@ const hostNow = () => localNow() + clock.offset;
 
 // --- screen ---------------------------------------------------------------------------
 
-const stage = $("stage");
-const view = $("view");
+const screenEl = $("screen");
 let state = null;
 let rev = 0;
-let scene = null; // {key, renderer}
-
-function stageSize() {
-  const r = state && state.resolution;
-  return r ? { w: r.width, h: r.height } : { w: innerWidth, h: innerHeight };
-}
+let picture = null; // the picture (screen.js), made on the first description
 
 function layoutStage() {
-  const { w, h } = stageSize();
-  stage.style.width = `${w}px`;
-  stage.style.height = `${h}px`;
-  stage.style.transform = `scale(${innerWidth / w}, ${innerHeight / h})`;
-  if (scene && scene.tile) placeTile(scene.box, scene.tile);
-}
-
-function placeTile(box, tile) {
-  const { w, h } = stageSize();
-  const { crop, zoneBox } = tile;
-  const sx = w / crop.width;
-  const sy = h / crop.height;
-  box.style.width = `${zoneBox.width * sx}px`;
-  box.style.height = `${zoneBox.height * sy}px`;
-  box.style.transform =
-    `translate(${w / 2}px, ${h / 2}px) rotate(${-crop.rotationDegrees}deg) ` +
-    `translate(${-(crop.x + crop.width / 2) * sx}px, ${-(crop.y + crop.height / 2) * sy}px)`;
-}
-
-function text(tag, className, value) {
-  const el = document.createElement(tag);
-  el.className = className;
-  el.textContent = value;
-  return el;
-}
-
-function card(className, lines) {
-  const el = document.createElement("div");
-  el.className = `card ${className}`;
-  for (const [cls, value] of lines) if (value) el.appendChild(text("div", cls, value));
-  return el;
-}
-
-function sceneKey(s) {
-  const content = s.content;
-  return JSON.stringify([s.role, s.pairing, s.tile, s.displayId, s.hostName, content && content.welcome, content && content.source]);
-}
-
-function buildScene(s) {
-  const key = sceneKey(s);
-  const content = s.content;
-  if (scene && scene.key === key) return;
-  if (scene && scene.renderer) scene.renderer.destroy();
-  view.replaceChildren();
-  scene = { key, renderer: null, tile: null, box: null, showing: s.role };
-  if (s.role === "pairing") {
-    const p = s.pairing;
-    view.appendChild(
-      card("pairing", [
-        ["title", p.stationName],
-        ["line", `Connect this screen on ${p.hostName} (${p.hostAddress})`],
-        ["small", `station ${p.seatId}${p.ip ? " · " + p.ip : ""}`],
-      ]),
-    );
-    return;
-  }
-  if (s.role === "inactive" || !content) {
-    view.appendChild(card("inactive", [["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
-    return;
-  }
-  let host = view;
-  if (s.role === "tile" && s.tile) {
-    const box = document.createElement("div");
-    box.className = "tilebox";
-    view.appendChild(box);
-    scene.tile = s.tile;
-    scene.box = box;
-    placeTile(box, s.tile);
-    host = box;
-  }
-  if (content.welcome) {
-    scene.showing = "welcome";
-    host.appendChild(card("welcome", [["title", "tilewall"], ["line", s.hostName], ["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
-    return;
-  }
-  if (!content.source) {
-    scene.showing = "stopped";
-    return;
-  }
-  scene.showing = content.source.type;
-  scene.renderer = render(content.source, { timeline: content.timeline, muted: s.role === "tile" });
-  host.appendChild(scene.renderer.el);
+  if (picture) picture.layout();
 }
 
 const LEVELS = { GREEN_LEVEL: "green", ORANGE_LEVEL: "orange", RED_LEVEL: "red" };
@@ -183,9 +96,12 @@ function apply(next, nextRev) {
   try {
     localStorage.setItem(storeKey, JSON.stringify({ rev, state }));
   } catch {}
-  layoutStage();
-  buildScene(next);
-  if (scene.renderer && next.content) scene.renderer.setTimeline(next.content.timeline);
+  if (!picture) {
+    screenEl.replaceChildren();
+    picture = render(screenEl, null, hostNow);
+    picture.stage.id = "stage";
+  }
+  picture.update(next);
   applyOverlays(next.overlays);
   tick();
 }
@@ -193,7 +109,7 @@ function apply(next, nextRev) {
 function tick() {
   if (!state) return;
   const now = hostNow();
-  if (scene && scene.renderer) scene.renderer.tick(now);
+  if (picture) picture.tick();
   if (state.overlays && state.overlays.alert && !$("alert").hidden && state.overlays.alert.untilMs <= now) {
     $("alert").hidden = true;
   }
@@ -201,10 +117,8 @@ function tick() {
 
 /** What is shown, read together with the host instant it is read at (for sync checks). */
 function sample() {
-  const hostMs = hostNow();
-  const base = { showing: scene ? scene.showing : "nothing", item: null, positionMs: null, expectedMs: null, playing: false };
-  const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
-  return { ...s, hostMs };
+  if (picture) return picture.sample();
+  return { showing: "nothing", item: null, positionMs: null, expectedMs: null, playing: false, hostMs: hostNow() };
 }
 
 // --- connection -----------------------------------------------------------------------
@@ -300,8 +214,7 @@ function onMessage(event) {
       send({ type: "pong", id: m.id });
       break;
     case "reset":
-      if (scene && scene.renderer) scene.renderer.destroy();
-      scene = null;
+      if (picture) picture.reset();
       if (state) apply(state, rev);
       break;
     case "reload":

@@ -103,10 +103,11 @@ async function failure(response, method, path) {
 
 /**
  * Call the interface. `path` is relative to /api. Options: query (object), json (body),
- * body (raw), auth (false for the login call: a 401 there is not a lost session).
+ * body (raw), auth (false for the login call: a 401 there is not a lost session),
+ * onResponse (called with a successful Response before its body is read, e.g. for headers).
  * Resolves with parsed JSON, text, or null (empty body).
  */
-export async function api(method, path, { query: params, json, body, auth = true, headers } = {}) {
+export async function api(method, path, { query: params, json, body, auth = true, headers, onResponse } = {}) {
   const url = `${BASE}${path}${query(params)}`;
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
   if (json !== undefined) {
@@ -129,6 +130,7 @@ export async function api(method, path, { query: params, json, body, auth = true
     if (response.status === 401 && auth) unauthorized(error);
     throw error;
   }
+  if (onResponse) onResponse(response);
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
   const text = await response.text();

@@ -1,12 +1,17 @@
 // The live picture of the host, polled about once a second while a screen needs it.
 // Raw answers of the interface are folded into "targets": what an operator switches
 // (a zone, a mirror group, a display on its own), each with its state and what it shows.
+// Render descriptions (GET /displays/{id}/render: what a receiver is told to show) are
+// polled for the displays on their own (their play state) and for the displays a tile
+// draws; their answers also give the host clock.
 
 import { get, seg } from "./api.js";
 
 const FAST_MS = 1000;
 const SLOW_EVERY = 3; // sources, receivers and walls every third poll
 const MEDIAINFO_BATCH = 24; // at most this many mediainfo calls per poll
+const RENDER_BATCH = 24; // at most this many render descriptions per poll
+const CLOCK_SAMPLES = 16;
 
 export const live = {
   displays: [],
@@ -17,6 +22,8 @@ export const live = {
   network: [],
   media: new Map(), // target key -> {filename, total, current, at}
   layouts: new Map(), // zone name -> current layout (control room), when the host offers it
+  renders: new Map(), // displayId -> {description, sig, at}: what its receiver is told to show
+  rendersMissing: false, // the host does not offer render descriptions
   error: null,
   lastOk: 0,
   loaded: false,
@@ -30,6 +37,52 @@ let tick = 0;
 let mediaCursor = 0;
 const progress = new Map(); // display key -> {current, at, advancing}
 let controlRoomMissingUntil = 0;
+let renderCursor = 0;
+const watched = new Map(); // displayId -> number of watchers (tiles drawing it)
+
+// ---- host clock -----------------------------------------------------------------------
+// Render answers carry the host clock (X-Tilewall-Host-Ms); the sample with the shortest
+// round trip of the last few gives the offset. Until one arrives, the Date header's
+// second-resolution time is better than nothing.
+
+const localNow = () => performance.timeOrigin + performance.now();
+const clock = { samples: [], offset: 0, exact: false };
+
+function clockSample(t0, response) {
+  const t3 = localNow();
+  const exact = Number(response.headers.get("X-Tilewall-Host-Ms"));
+  if (Number.isFinite(exact) && exact > 0) {
+    clock.samples.push({ rtt: t3 - t0, offset: exact - (t0 + t3) / 2 });
+    if (clock.samples.length > CLOCK_SAMPLES) clock.samples.shift();
+    clock.offset = clock.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
+    clock.exact = true;
+    return;
+  }
+  const date = Date.parse(response.headers.get("Date") || "");
+  if (!clock.exact && Number.isFinite(date)) clock.offset = date + 500 - (t0 + t3) / 2;
+}
+
+/** Estimated host time now, in ms since the epoch. */
+export function hostNow() {
+  return localNow() + clock.offset;
+}
+
+/** Keep fetching the render description of `displayId`; returns the function that stops. */
+export function watchRender(displayId) {
+  watched.set(displayId, (watched.get(displayId) || 0) + 1);
+  if (!live.renders.has(displayId) && !live.rendersMissing && live.loaded) {
+    // draw at once rather than after the next poll
+    fetchRender(displayId).then(() => live.renders.has(displayId) && emit());
+  }
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    const n = (watched.get(displayId) || 1) - 1;
+    if (n > 0) watched.set(displayId, n);
+    else watched.delete(displayId);
+  };
+}
 
 export function subscribe(fn) {
   listeners.add(fn);
@@ -105,7 +158,7 @@ async function poll() {
         ),
       )
     ).map((m) => ({ ...m, displayIds: m.displayIds || [] }));
-    await pollMedia();
+    await Promise.all([pollMedia(), pollRenders()]);
     if (slow) await pollLayouts();
     live.error = null;
     live.lastOk = Date.now();
@@ -160,6 +213,36 @@ async function pollMedia() {
       progress.set(t.key, { current: entry.current, at: now, advancing: null });
     }
     live.media.set(t.key, entry);
+  }
+}
+
+async function pollRenders() {
+  if (live.rendersMissing) return;
+  const known = new Set(live.displays.map((d) => d.displayId));
+  for (const id of [...live.renders.keys()]) if (!known.has(id)) live.renders.delete(id);
+  const wanted = live.displays
+    .map((d) => d.displayId)
+    .filter((id) => watched.has(id) || (!mirrorOfDisplay(id) && !zoneOfDisplay(id)));
+  let batch = wanted;
+  if (wanted.length > RENDER_BATCH) {
+    batch = [];
+    for (let i = 0; i < RENDER_BATCH; i++) batch.push(wanted[(renderCursor + i) % wanted.length]);
+    renderCursor = (renderCursor + RENDER_BATCH) % wanted.length;
+  }
+  await Promise.all(batch.map(fetchRender));
+}
+
+/** Fetch the render description of one display into live.renders. */
+async function fetchRender(displayId) {
+  const t0 = localNow();
+  try {
+    const description = await get(`/displays/${seg(displayId)}/render`, { onResponse: (r) => clockSample(t0, r) });
+    const sig = JSON.stringify(description);
+    const before = live.renders.get(displayId);
+    // an unchanged description stays the same object: drawers compare by identity
+    live.renders.set(displayId, { description: before && before.sig === sig ? before.description : description, sig, at: Date.now() });
+  } catch (e) {
+    if (e.missing) live.rendersMissing = true;
   }
 }
 
@@ -218,11 +301,23 @@ export function mirrorOfDisplay(displayId) {
   return live.mirrors.find((m) => m.displayIds.includes(displayId)) || null;
 }
 
-function stateOf({ welcome, isPlaying, sourceId, filename, advancing }) {
+/** The play state a display's receiver is told ("playing", "paused", "stopped", "welcome"),
+ *  from its render description; null when there is none (yet) or it shows no content. */
+export function renderedState(displayId) {
+  const entry = live.renders.get(displayId);
+  const content = entry && entry.description && entry.description.content;
+  if (!content) return null;
+  if (content.welcome) return "welcome";
+  if (!content.source) return "stopped";
+  return content.timeline.state;
+}
+
+function stateOf({ welcome, isPlaying, sourceId, filename, advancing, rendered }) {
+  if (rendered) return rendered;
   if (welcome) return "welcome";
   if (isPlaying === true) return "playing";
   if (isPlaying === false) return sourceId || filename ? "paused" : "stopped";
-  // displays: no isPlaying in the interface
+  // displays without a render description: guess from the position moving
   if (!sourceId && !filename) return "stopped";
   if (advancing === false) return "paused";
   return "playing";
@@ -263,6 +358,7 @@ export function targets() {
   }
   for (const d of live.displays) {
     if (mirrorOfDisplay(d.displayId) || zoneOfDisplay(d.displayId)) continue;
+    const rendered = renderedState(d.displayId);
     out.push(
       makeTarget({
         kind: "display",
@@ -272,7 +368,8 @@ export function targets() {
         displayIds: [d.displayId],
         sourceId: d.playingSourceId,
         welcome: d.isShowingWelcomeScreen,
-        isPlaying: undefined,
+        isPlaying: rendered && rendered !== "welcome" ? rendered === "playing" : undefined,
+        rendered,
         wallId: (wallOf(d.displayId) || {}).id,
       }),
     );
@@ -293,6 +390,7 @@ function makeTarget(t) {
     sourceId: t.sourceId,
     filename: media && media.filename,
     advancing: prog ? prog.advancing : null,
+    rendered: t.rendered || null,
   });
   return {
     ...t,

@@ -1,6 +1,8 @@
 // A tile: one physical display in the overview. The frame (label, online dot, state
 // badge, selection, drop target) is the tile's; what it shows inside comes from a
-// content renderer that can be swapped, e.g. for the receiver page scaled down.
+// content renderer that can be swapped. The default draws what the display's receiver
+// is told to show with the receiver's own renderer, scaled down; a host without render
+// descriptions gets stills of what plays instead.
 //
 // A renderer factory is `(container) => ({update(model), destroy()})`. `model` holds:
 //   key, displayId, online, state ("playing" | "paused" | "welcome" | "stopped"),
@@ -9,6 +11,10 @@
 //   group's picture this tile shows, as fractions), layout (control-room layout or null)
 
 import { h, clear, fill, isImage, isVideo, mediaUrl } from "./ui.js";
+import { render as renderScreen } from "/receiver/screen.js";
+import * as live from "./live.js";
+
+const TICK_MS = 200;
 
 const TYPE_ICONS = {
   "Signage Player": "▦",
@@ -103,12 +109,76 @@ export function thumbnailRenderer(container) {
   };
 }
 
-let rendererFactory = thumbnailRenderer;
+// the receiver pictures drawn in tiles, moved on together
+const pictures = new Set();
+let ticker = null;
+
+function ticking(picture, on) {
+  if (on) pictures.add(picture);
+  else pictures.delete(picture);
+  if (pictures.size && !ticker) {
+    ticker = setInterval(() => {
+      for (const p of pictures) p.tick();
+    }, TICK_MS);
+  } else if (!pictures.size && ticker) {
+    clearInterval(ticker);
+    ticker = null;
+  }
+}
+
+/** The receiver's own renderer, scaled into the tile, following the host clock. */
+export function receiverRenderer(container) {
+  const box = h("div", { class: "screen-box", "aria-hidden": "true" });
+  container.append(box);
+  const picture = renderScreen(box, null, live.hostNow, { muted: true });
+  let fallback = null;
+  let unwatch = null;
+  let displayId = null;
+  let shown = null; // the description drawn
+  const resize = typeof ResizeObserver === "function" ? new ResizeObserver(() => picture.layout()) : null;
+  if (resize) resize.observe(box);
+  ticking(picture, true);
+
+  return {
+    update(model) {
+      if (model.displayId !== displayId) {
+        if (unwatch) unwatch();
+        displayId = model.displayId;
+        unwatch = live.watchRender(displayId);
+        shown = null;
+      }
+      if (live.live.rendersMissing) {
+        if (!fallback) {
+          box.hidden = true;
+          fallback = thumbnailRenderer(container);
+        }
+        fallback.update(model);
+        return;
+      }
+      const entry = live.live.renders.get(displayId);
+      box.dataset.showing = picture.showing;
+      if (!entry || entry.description === shown) return;
+      shown = entry.description;
+      picture.update(shown);
+      box.dataset.showing = picture.showing;
+    },
+    destroy() {
+      ticking(picture, false);
+      if (resize) resize.disconnect();
+      if (unwatch) unwatch();
+      picture.destroy();
+      box.remove();
+      if (fallback) fallback.destroy();
+    },
+  };
+}
+
+let rendererFactory = receiverRenderer;
 const tiles = new Set();
 
 /** Swap the content renderer of every tile (now and later). */
 export function setTileRenderer(factory) {
-  rendererFactory = factory || thumbnailRenderer;
+  rendererFactory = factory || receiverRenderer;
   for (const tile of tiles) tile.resetRenderer();
 }
 

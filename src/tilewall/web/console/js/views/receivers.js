@@ -1,9 +1,50 @@
 // Receivers: the screens pointed at this host. Lock an available one to give it a
-// display, unlock, reset (reload).
+// display, unlock, reset (reload), rename (name and location).
 
 import { get, put, seg } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, fill, act, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
+import { h, fill, act, errorBox, showError, confirmDialog, pageHeader, section, modal, field } from "../ui.js";
+
+const MAX_LENGTH = 256;
+
+/** Ask for a receiver's name and location; resolves with the saved device or null. */
+function renameDialog(r) {
+  return new Promise((resolve) => {
+    const name = h("input", { name: "receiverName", value: r.name || "", "aria-required": "true", maxlength: MAX_LENGTH, autocomplete: "off" });
+    const location = h("input", { name: "receiverLocation", value: r.location || "", maxlength: MAX_LENGTH, autocomplete: "off" });
+    const nameField = field("Name", name);
+    name.addEventListener("input", () => name.value.trim() && nameField.setError(""));
+    const error = errorBox();
+    const save = h("button", { type: "submit", class: "primary" }, "Save");
+    let saved = null;
+    const form = h(
+      "form",
+      {},
+      error,
+      nameField,
+      field("Location", location, { hint: "Where the screen is, e.g. “Lobby, ground floor”" }),
+      h("div", { class: "row end" }, h("button", { type: "button", class: "ghost", onclick: () => dlg.close() }, "Cancel"), save),
+    );
+    const dlg = modal(`Rename ${r.name || r.seatId}`, form);
+    dlg.dialog.addEventListener("close", () => resolve(saved));
+    name.focus();
+    name.select();
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const wanted = name.value.trim();
+      nameField.setError(wanted ? "" : "A receiver needs a name");
+      if (!wanted) return;
+      act(
+        save,
+        async () => {
+          saved = await put(`/network/${seg(r.seatId)}`, { name: wanted, location: location.value.trim() });
+          dlg.close();
+        },
+        { errorBox: error, success: `Renamed to ${wanted}` },
+      );
+    });
+  });
+}
 
 export function renderReceivers(root) {
   const error = errorBox();
@@ -46,6 +87,14 @@ export function renderReceivers(root) {
       );
       actions.append(lock);
     }
+    const rename = h("button", { type: "button", "aria-label": `Rename ${name}` }, "Rename");
+    rename.addEventListener("click", async () => {
+      if (await renameDialog(r)) {
+        await load();
+        await live.refresh({ all: true });
+      }
+    });
+    actions.append(rename);
     const reset = h("button", { type: "button", "aria-label": `Reset ${name}` }, "Reset");
     reset.addEventListener("click", () => act(reset, () => put(`/network/${seg(r.seatId)}/reset`), { errorBox: error, success: `Reset ${name}` }));
     actions.append(reset);
