@@ -11,7 +11,8 @@ monotonic clock.
 The configuration (JSON): ``base_url``, ``cookie`` (the session cookie), ``seats`` (seat
 ids), ``host_pid``, ``memory_at`` (receiver counts at which to sample the host's RSS; 0:
 before any connects), ``zone`` and ``sources`` (the switch alternates between the two),
-``switches``, ``switch_timeout_s``, ``connect_timeout_s``.
+``switches``, ``switch_timeout_s``, ``connect_timeout_s``, ``zone_receivers`` (how many of
+the seats, from the first, are in the switched zone; default all).
 """
 
 from __future__ import annotations
@@ -160,7 +161,8 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
                 out["memory_mb"][str(n)] = rss_mb(pid)
         switches = int(config.get("switches", 0))
         if switches:
-            out["switches"] = await run_switches(fleet, config, seats, switches)
+            told = seats[: int(config.get("zone_receivers") or len(seats))]
+            out["switches"] = await run_switches(fleet, config, told, switches)
         out["reconnects"] = fleet.reconnects
         out["closes"] = {str(k): v for k, v in fleet.closes.items()}
         return out
