@@ -475,6 +475,19 @@ def _node_version() -> str:
     ).stdout.strip()
 
 
+def _chromium_version() -> str:
+    from bench.wallsync import CHROMIUM
+
+    if not CHROMIUM.exists():
+        return "not installed"
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        done = subprocess.run(
+            [str(CHROMIUM), "--version"], capture_output=True, text=True, timeout=30
+        )
+        return done.stdout.strip() or "unknown"
+    return "unknown"
+
+
 def _cpu_model() -> str:
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -514,6 +527,9 @@ def versions() -> dict[str, str]:
         "wrk": wrk_version(),
         "prism": prism_version(),
         "node": _node_version(),
+        "websockets": _version("websockets"),
+        "playwright": _version("playwright"),
+        "chromium": _chromium_version(),
     }
 
 
