@@ -16,7 +16,7 @@ Results are stored under the JSON key ``receivers.<name>`` with ``"status": "mea
   after pause/resume; plotted over time.
 - ``memory_with_receivers``: host RSS (process and children) on a topology of 1,000
   displays in walls of four: idle, with 100 and with 1,000 receivers connected (the
-  same client process), sampled 1.5 s after the last one said hello.
+  same client process), sampled once all of them stayed connected for 3 s.
 """
 
 from __future__ import annotations
@@ -94,6 +94,8 @@ def fanout_summary(fleet: dict[str, Any]) -> dict[str, Any]:
         vals = [r[key] for r in rows]
         out[key] = {"p50": percentile(vals, 50), "p99": percentile(vals, 99)}
     out["connect_s"] = max((fleet.get("connected_s") or {"": None}).values(), default=None)
+    out["stable_s"] = max((fleet.get("stable_s") or {"": None}).values(), default=None)
+    out["client_max_lag_ms"] = fleet.get("client_max_lag_ms")
     out["reconnects"] = fleet.get("reconnects")
     if "error" in fleet:
         out["error"] = fleet["error"]
@@ -183,6 +185,8 @@ def memory_with_receivers(
             n: (mb[n] - mb["0"]) * 1024 / int(n) for n in mb if n != "0" and "0" in mb
         },
         "connect_s": fleet.get("connected_s"),
+        "stable_s": fleet.get("stable_s"),
+        "reconnects": fleet.get("reconnects"),
     }
     if "error" in fleet:
         out["error"] = fleet["error"]

@@ -403,8 +403,8 @@ def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> lis
             f"{h}## Memory with receivers",
             "",
             f"Host RSS (process and children, psutil) on a topology of {mem['displays']} "
-            "displays in walls of four, sampled 1.5 s after the last receiver said hello; the "
-            "receivers are the WebSocket client process above.",
+            "displays in walls of four, sampled once every receiver stayed connected for 3 s "
+            "(none reconnecting); the receivers are the WebSocket client process above.",
             "",
         ]
         rows = []

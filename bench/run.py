@@ -85,7 +85,7 @@ class Settings:
     fanout_one_zone: list[int] = field(default_factory=lambda: [4, 100, 1000])
     fanout_walls: list[int] = field(default_factory=lambda: [4, 100, 1000])
     fanout_switches: int = 20
-    fanout_connect_timeout_s: float = 45.0
+    fanout_connect_timeout_s: float = 90.0
     #: host RSS with this many receivers connected (and with none)
     memory_receivers: list[int] = field(default_factory=lambda: [100, 1000])
     #: wall sync in Chromium: tiles of one zone, seconds sampled while playing, after a
@@ -105,7 +105,7 @@ QUICK = Settings(
     startup_runs=1,
     durable_duration_s=2,
     fanout_switches=5,
-    fanout_connect_timeout_s=30.0,
+    fanout_connect_timeout_s=60.0,
     sync_play_s=8.0,
     sync_after_s=3.0,
     quick=True,

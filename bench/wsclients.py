@@ -34,6 +34,10 @@ from websockets.exceptions import WebSocketException
 HELLO_SCREEN = {"width": 1920, "height": 1080}
 #: receivers connecting at the same time
 CONNECT_CONCURRENCY = 50
+#: new connections per second at most (a fleet of receivers powering up, not a flood)
+CONNECT_RATE = 100.0
+#: connected receivers count as settled when none reconnected for this long
+STABLE_S = 3.0
 #: pause between switches, so that each switch starts on a quiet host
 SWITCH_GAP_S = 0.3
 
@@ -68,6 +72,8 @@ class Fleet:
     reconnects: int = 0
     closes: dict[int, int] = field(default_factory=dict)
     stopping: bool = False
+    #: the longest this process' event loop was late (its own load, not the host's)
+    max_lag_s: float = 0.0
 
     def record(self, seat: str, source: str | None, at: float) -> None:
         if self.showing.get(seat) != source:
@@ -123,6 +129,27 @@ class Fleet:
             self.welcomed.discard(seat)
 
 
+async def watch_lag(fleet: Fleet, interval_s: float = 0.05) -> None:
+    """How late this process' own event loop runs: a busy client delays what it records."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(interval_s)
+        fleet.max_lag_s = max(fleet.max_lag_s, time.monotonic() - before - interval_s)
+
+
+async def wait_stable(fleet: Fleet, n: int, timeout_s: float) -> bool:
+    """Wait until all ``n`` receivers stayed connected, none reconnecting, for STABLE_S."""
+    deadline = time.monotonic() + timeout_s
+    since, reconnects = time.monotonic(), fleet.reconnects
+    while time.monotonic() < deadline:
+        if len(fleet.welcomed) < n or fleet.reconnects != reconnects:
+            since, reconnects = time.monotonic(), fleet.reconnects
+        elif time.monotonic() - since >= STABLE_S:
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 async def wait_for(predicate: Any, timeout_s: float, interval_s: float = 0.05) -> bool:
     deadline = time.monotonic() + timeout_s
     while not predicate():
@@ -142,6 +169,10 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"receivers": len(seats), "memory_mb": {}, "switches": []}
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     tasks: list[asyncio.Task[None]] = []
+    lag = asyncio.create_task(watch_lag(fleet))
+    host = psutil.Process(pid) if pid is not None else None
+    if host is not None:
+        host.cpu_percent(None)
     try:
         # connect in steps, sampling memory at each requested count
         steps = [n for n in memory_at if 0 < n < len(seats)] + [len(seats)]
@@ -151,22 +182,38 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
         for n in steps:
             for seat in seats[len(tasks) : n]:
                 tasks.append(asyncio.create_task(fleet.receiver(seat, gate)))
+                await asyncio.sleep(1 / CONNECT_RATE)
             ok = await wait_for(lambda n=n: len(fleet.welcomed) >= n, connect_timeout)
             if not ok:
-                out["error"] = f"only {len(fleet.welcomed)} of {n} receivers connected"
+                out["error"] = (
+                    f"only {len(fleet.welcomed)} of {n} receivers connected after "
+                    f"{connect_timeout:.0f} s ({fleet.reconnects} reconnects)"
+                )
                 return out
             out.setdefault("connected_s", {})[str(n)] = time.monotonic() - started
+            stable = await wait_stable(fleet, n, connect_timeout)
+            out.setdefault("stable_s", {})[str(n)] = time.monotonic() - started
+            if not stable:
+                out["error"] = (
+                    f"{n} receivers did not stay connected for {STABLE_S:.0f} s within "
+                    f"{connect_timeout:.0f} s ({fleet.reconnects} reconnects)"
+                )
+                return out
             if pid is not None and n in memory_at:
-                await asyncio.sleep(1.5)  # let the host settle (pings, acks, collection)
                 out["memory_mb"][str(n)] = rss_mb(pid)
         switches = int(config.get("switches", 0))
         if switches:
             told = seats[: int(config.get("zone_receivers") or len(seats))]
             out["switches"] = await run_switches(fleet, config, told, switches)
-        out["reconnects"] = fleet.reconnects
-        out["closes"] = {str(k): v for k, v in fleet.closes.items()}
         return out
     finally:
+        out["reconnects"] = fleet.reconnects
+        out["closes"] = {str(k): v for k, v in fleet.closes.items()}
+        out["client_max_lag_ms"] = fleet.max_lag_s * 1e3
+        if host is not None:
+            with contextlib.suppress(psutil.Error):
+                out["host_cpu_percent"] = host.cpu_percent(None)
+        lag.cancel()
         fleet.stopping = True
         for task in tasks:
             task.cancel()
