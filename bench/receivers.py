@@ -125,7 +125,7 @@ def switch_fanout(
             n,
             settings.fanout_switches,
             [],
-            settings.fanout_connect_timeout_s,
+            min(settings.fanout_connect_timeout_s, settings.fanout_one_zone_timeout_s),
         )
         out["layouts"]["one_zone"][str(n)] = fanout_summary(fleet)
     largest = max(settings.memory_receivers or [0])

@@ -86,6 +86,8 @@ class Settings:
     fanout_walls: list[int] = field(default_factory=lambda: [4, 100, 1000])
     fanout_switches: int = 20
     fanout_connect_timeout_s: float = 90.0
+    #: one zone of many receivers may never connect (see BENCHMARKS.md); give up sooner
+    fanout_one_zone_timeout_s: float = 30.0
     #: host RSS with this many receivers connected (and with none)
     memory_receivers: list[int] = field(default_factory=lambda: [100, 1000])
     #: wall sync in Chromium: tiles of one zone, seconds sampled while playing, after a
