@@ -16,7 +16,8 @@ Results are stored under the JSON key ``receivers.<name>`` with ``"status": "mea
   after pause/resume; plotted over time.
 - ``memory_with_receivers``: host RSS (process and children) on a topology of 1,000
   displays in walls of four: idle, with 100 and with 1,000 receivers connected (the
-  same client process), sampled once all of them stayed connected for 3 s.
+  same client process), sampled once all of them stayed connected for 3 s
+  (``fanout_stable_s``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def run_fleet(
     connect_timeout_s: float,
     switch_timeout_s: float = 30.0,
     zone_receivers: int | None = None,
+    stable_s: float = 3.0,
 ) -> dict[str, Any]:
     """A host on a copy of ``seed_dir`` and ``receivers`` WebSocket receivers in a
     separate process: memory samples and ``switches`` zone switches."""
@@ -70,6 +72,7 @@ def run_fleet(
             "switch_timeout_s": switch_timeout_s,
             "connect_timeout_s": connect_timeout_s,
             "zone_receivers": zone_receivers or receivers,
+            "stable_s": stable_s,
         }
         path = work / f"fleet-{label}.json"
         path.write_text(json.dumps(config))
@@ -126,6 +129,7 @@ def switch_fanout(
             settings.fanout_switches,
             [],
             min(settings.fanout_connect_timeout_s, settings.fanout_one_zone_timeout_s),
+            stable_s=settings.fanout_stable_s,
         )
         out["layouts"]["one_zone"][str(n)] = fanout_summary(fleet)
     largest = max(settings.memory_receivers or [0])
@@ -145,6 +149,7 @@ def switch_fanout(
             memory_at,
             settings.fanout_connect_timeout_s,
             zone_receivers=4,
+            stable_s=settings.fanout_stable_s,
         )
         out["layouts"]["walls_of_four"][str(n)] = fanout_summary(fleet)
         if memory_at:
@@ -174,6 +179,7 @@ def memory_with_receivers(
             0,
             [0, *settings.memory_receivers],
             settings.fanout_connect_timeout_s,
+            stable_s=settings.fanout_stable_s,
         )
     mb = fleet.get("memory_mb") or {}
     out: dict[str, Any] = {

@@ -1,6 +1,6 @@
 """The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run."""
 
-# ruff: noqa: RUF001, RUF002  (en dashes and multiplication signs are meant)
+# ruff: noqa: RUF002  (en dashes and multiplication signs are meant)
 
 from __future__ import annotations
 

@@ -86,6 +86,9 @@ class Settings:
     fanout_walls: list[int] = field(default_factory=lambda: [4, 100, 1000])
     fanout_switches: int = 20
     fanout_connect_timeout_s: float = 90.0
+    #: connected receivers count as settled (switches start, memory is sampled) when
+    #: none reconnected for this long
+    fanout_stable_s: float = 3.0
     #: one zone of many receivers may never connect (see BENCHMARKS.md); give up sooner
     fanout_one_zone_timeout_s: float = 30.0
     #: host RSS with this many receivers connected (and with none)
@@ -633,9 +636,7 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
     parser.add_argument("--servers", help="uvicorn,granian")
     parser.add_argument("--ops", help=",".join(OPS))
     parser.add_argument("--no-prism", action="store_true", help="skip the Prism comparison")
-    parser.add_argument(
-        "--no-receivers", action="store_true", help="skip the receiver benchmarks"
-    )
+    parser.add_argument("--no-receivers", action="store_true", help="skip the receiver benchmarks")
     parser.add_argument(
         "--only-receivers",
         action="store_true",

@@ -209,9 +209,7 @@ def run_wall(
             )["sourceId"]
             wall.t0 = time.monotonic()
             wall.event("switch")
-            wall.call(
-                "PUT", f"/zones/{wall.zone}/switch", params={"destinationSourceId": source}
-            )
+            wall.call("PUT", f"/zones/{wall.zone}/switch", params={"destinationSourceId": source})
             wall.wait_all("t.sample().item === 'clip.mp4'")
             wall.wait_all(
                 "document.querySelector('video') && document.querySelector('video').readyState >= 2"
@@ -242,7 +240,9 @@ def run_wall(
             settle_s = wall.settle("resume", settle_timeout_s)
             phases["resume"] = {"settle_s": settle_s, **wall.measure("resume", after_s)}
             clock = [
-                p.evaluate("() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})")
+                p.evaluate(
+                    "() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})"
+                )
                 for p in pages
             ]
             context.close()

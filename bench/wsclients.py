@@ -11,7 +11,7 @@ monotonic clock.
 The configuration (JSON): ``base_url``, ``cookie`` (the session cookie), ``seats`` (seat
 ids), ``host_pid``, ``memory_at`` (receiver counts at which to sample the host's RSS; 0:
 before any connects), ``zone`` and ``sources`` (the switch alternates between the two),
-``switches``, ``switch_timeout_s``, ``connect_timeout_s``, ``zone_receivers`` (how many of
+``switches``, ``switch_timeout_s``, ``connect_timeout_s``, ``stable_s``, ``zone_receivers`` (how many of
 the seats, from the first, are in the switched zone; default all).
 """
 
@@ -124,7 +124,7 @@ class Fleet:
                             await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
                 code = ws.close_code or 0
                 self.closes[code] = self.closes.get(code, 0) + 1
-            except (OSError, WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, WebSocketException):
                 self.closes[-1] = self.closes.get(-1, 0) + 1
             self.welcomed.discard(seat)
 
@@ -137,14 +137,14 @@ async def watch_lag(fleet: Fleet, interval_s: float = 0.05) -> None:
         fleet.max_lag_s = max(fleet.max_lag_s, time.monotonic() - before - interval_s)
 
 
-async def wait_stable(fleet: Fleet, n: int, timeout_s: float) -> bool:
-    """Wait until all ``n`` receivers stayed connected, none reconnecting, for STABLE_S."""
+async def wait_stable(fleet: Fleet, n: int, timeout_s: float, stable_s: float = STABLE_S) -> bool:
+    """Wait until all ``n`` receivers stayed connected, none reconnecting, for ``stable_s``."""
     deadline = time.monotonic() + timeout_s
     since, reconnects = time.monotonic(), fleet.reconnects
     while time.monotonic() < deadline:
         if len(fleet.welcomed) < n or fleet.reconnects != reconnects:
             since, reconnects = time.monotonic(), fleet.reconnects
-        elif time.monotonic() - since >= STABLE_S:
+        elif time.monotonic() - since >= stable_s:
             return True
         await asyncio.sleep(0.1)
     return False
@@ -191,11 +191,12 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
                 )
                 return out
             out.setdefault("connected_s", {})[str(n)] = time.monotonic() - started
-            stable = await wait_stable(fleet, n, connect_timeout)
+            stable_s = float(config.get("stable_s", STABLE_S))
+            stable = await wait_stable(fleet, n, connect_timeout, stable_s)
             out.setdefault("stable_s", {})[str(n)] = time.monotonic() - started
             if not stable:
                 out["error"] = (
-                    f"{n} receivers did not stay connected for {STABLE_S:.0f} s within "
+                    f"{n} receivers did not stay connected for {stable_s:.0f} s within "
                     f"{connect_timeout:.0f} s ({fleet.reconnects} reconnects)"
                 )
                 return out
