@@ -303,7 +303,7 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
                 _x(g["p50"]),
                 _x(g["p99"]),
                 (
-                    f"{g['largest_attempted']} receivers: not measured (see above)"
+                    f"{g['largest_attempted']} receivers: not measured (see Receivers below)"
                     if g["largest_attempted"] > g["to"]
                     else ""
                 ),
