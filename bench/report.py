@@ -708,7 +708,7 @@ INTRO = """\
 # tilewall benchmarks
 
 How fast tilewall answers, how far it scales, and how it compares with what users would
-run instead. `make bench` (about 15 minutes, 2 CPUs) or `make bench-quick` (about 4
+run instead. `make bench` (about 15 minutes, 2 CPUs) or `make bench-quick` (about 6
 minutes) measures on this machine, writes `bench/results/<date>.json` and `.md` with the
 plots beside them, and rewrites this page to show the latest run. The runner is
 `bench/run.py` (`--help` for its options); `bench/profile.py` profiles the hot read paths.
