@@ -1,9 +1,13 @@
 """tilewall benchmarks: interface throughput and latency against the stack's ceiling and
 Prism, with uvicorn and granian, at 10/100/1000 displays; memory and start-up; durable
-writes; growth. Writes bench/results/<date>.json and .md (+ plots), updates BENCHMARKS.md.
+writes; growth; receivers (switch fan-out over WebSockets, wall sync in Chromium, memory
+with receivers, bench/receivers.py). Writes bench/results/<date>.json and .md (+ plots),
+updates BENCHMARKS.md.
 
-    python bench/run.py            # the full set (make bench), about 10 minutes
+    python bench/run.py            # the full set (make bench), about 15 minutes
     python bench/run.py --quick    # one run of each, shorter loads (make bench-quick)
+    python bench/run.py --quick --only-receivers --no-benchmarks-md --label try
+                                   # the receiver benchmarks, the rest as small as it goes
 """
 
 from __future__ import annotations
