@@ -1,6 +1,6 @@
 """The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run."""
 
-# ruff: noqa: RUF001, RUF002  (en dashes and multiplication signs are meant)
+# ruff: noqa: RUF002  (en dashes and multiplication signs are meant)
 
 from __future__ import annotations
 
@@ -109,7 +109,13 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         f"- **Versions**: Python {v['python']}, tilewall {v['tilewall']} (commit "
         f"{results['commit']}), Litestar {v['litestar']}, msgspec {v['msgspec']}, uvicorn "
         f"{v['uvicorn']}, granian {v['granian']}, {v['wrk']}, Prism {v['prism']} (Node "
-        f"{v['node']}).",
+        f"{v['node']})"
+        + (
+            f", websockets {v['websockets']}, Playwright {v['playwright']}, {v['chromium']}"
+            if "chromium" in v
+            else ""
+        )
+        + ".",
         f"- **Command**: `{results['command']}` ({results['elapsed_s']:.0f} s in all, on "
         f"{results['date']}).",
         f"- **Load**: wrk, 1 thread, {s['connections']} connections, {s['duration_s']} s per "
@@ -282,19 +288,193 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         lines += _table(["server", "figure", "req/s", "p50", "p99"], rows)
     else:
         lines.append("Only one topology was measured.")
+    fg = gr.get("fanout") or {}
+    if fg:
+        lines += [
+            "",
+            "Switch fan-out (PUT sent → last receiver of the zone told), the figure at the "
+            "most receivers divided by that at the fewest:",
+            "",
+        ]
+        rows = [
+            [
+                FANOUT_LAYOUTS.get(layout, layout),
+                f"{g['from']} → {g['to']}",
+                _x(g["p50"]),
+                _x(g["p99"]),
+                (
+                    f"{g['largest_attempted']} receivers: not measured (see Receivers below)"
+                    if g["largest_attempted"] > g["to"]
+                    else ""
+                ),
+            ]
+            for layout, g in fg.items()
+        ]
+        lines += _table(["layout", "receivers", "p50", "p99", "note"], rows)
     lines.append("")
 
     # receivers
-    lines += [f"{h}# Receivers", ""]
-    for name, r in results["receivers"].items():
-        if r.get("status") == "not yet measured":
-            lines.append(
-                f"- `{name}`: **not yet measured** ({r['what']}; plan: {json.dumps(r['plan'])})."
-            )
-        else:
-            lines.append(f"- `{name}`: {json.dumps({k: v for k, v in r.items() if k != 'runs'})}")
-    lines.append("")
+    lines += receivers_section(results, image_prefix, h)
     return "\n".join(lines)
+
+
+FANOUT_LAYOUTS = {
+    "one_zone": "one zone of N (all N told)",
+    "walls_of_four": "walls of four (N connected, one zone of 4 told)",
+}
+PHASES = ("play", "seek", "pause", "resume")
+
+
+def _p(d: dict[str, Any] | None, key: str) -> str:
+    return _ms((d or {}).get(key))
+
+
+def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> list[str]:
+    rec = results.get("receivers") or {}
+    label = results["label"]
+    lines = [f"{h}# Receivers", ""]
+    pending = [n for n, r in rec.items() if r.get("status") == "not yet measured"]
+    for name in pending:
+        r = rec[name]
+        lines.append(
+            f"- `{name}`: **not yet measured** ({r['what']}; plan: {json.dumps(r['plan'])})."
+        )
+    if pending:
+        lines.append("")
+
+    fo = rec.get("switch_fanout") or {}
+    if fo.get("status") == "measured":
+        lines += [
+            f"{h}## Switch fan-out",
+            "",
+            "From `PUT /api/zones/{id}/switch` sent to the last receiver of the zone holding a "
+            "`state` that shows the new source. The receivers are WebSocket clients in one "
+            "separate process (`bench/wsclients.py`, protocol v1: hello, pong, ack), which "
+            "also sends the PUT, so both ends are timed on one monotonic clock; "
+            f"{fo['server']}, switching between two Web Browser sources, "
+            f"{results['settings'].get('fanout_switches')} switches per size. *ack* is the "
+            "PUT's own answer time; *first* the first receiver told.",
+            "",
+        ]
+        rows = []
+        for layout, sizes in fo["layouts"].items():
+            for n, e in sizes.items():
+                if e.get("last_ms", {}).get("p50") is None:
+                    rows.append(
+                        [
+                            FANOUT_LAYOUTS.get(layout, layout),
+                            n,
+                            "**not measured**: " + str(e.get("error", "no switch completed")),
+                            "",
+                            "",
+                            "",
+                            "",
+                        ]
+                    )
+                    continue
+                rows.append(
+                    [
+                        FANOUT_LAYOUTS.get(layout, layout),
+                        n,
+                        _p(e["last_ms"], "p50"),
+                        _p(e["last_ms"], "p99"),
+                        _p(e["first_ms"], "p50"),
+                        _p(e["ack_ms"], "p50"),
+                        str(e["switches"]),
+                    ]
+                )
+        lines += _table(
+            [
+                "layout",
+                "receivers",
+                "last told p50 ms",
+                "last told p99 ms",
+                "first told p50 ms",
+                "ack p50 ms",
+                "switches",
+            ],
+            rows,
+        )
+        lines.append("")
+
+    mem = rec.get("memory_with_receivers") or {}
+    if mem.get("status") in ("measured", "failed") and mem.get("rss_mb"):
+        lines += [
+            f"{h}## Memory with receivers",
+            "",
+            f"Host RSS (process and children, psutil) on a topology of {mem['displays']} "
+            "displays in walls of four, sampled once every receiver stayed connected for 3 s "
+            "(none reconnecting); the receivers are the WebSocket client process above.",
+            "",
+        ]
+        rows = []
+        for n, v in mem["rss_mb"].items():
+            per = mem["per_receiver_kb"].get(n)
+            rows.append(
+                [
+                    n if n != "0" else "0 (idle)",
+                    _num(v, 1),
+                    "–" if per is None else _num(per, 0),
+                ]
+            )
+        lines += _table(["receivers connected", "RSS MB", "KB per receiver"], rows)
+        if mem.get("error"):
+            lines += ["", f"⚠ {mem['error']}"]
+        lines.append("")
+
+    sync = rec.get("wall_sync") or {}
+    if sync.get("status") == "measured":
+        vp = sync["viewport"]
+        lines += [
+            f"{h}## Wall sync in Chromium",
+            "",
+            "Tiles of one zone (one wall, one receiver page each, headless Chromium, "
+            f"{vp['width']}×{vp['height']} pages) play the demo clip ({sync['source']}). Every "
+            "round reads each tile's `window.tilewall.sample()`: the video position against "
+            "the position the host timeline gives at that tile's own estimate of host time. "
+            "The *spread* of a round is the largest minus the smallest of those errors "
+            "across the tiles; *vs host* is the largest error of any tile. Each phase is "
+            "measured once the tiles settled (every tile within 30 ms three rounds in a row; "
+            "*settle* is how long that took after the command, capped at "
+            f"{results['settings'].get('sync_settle_timeout_s')} s). Target: one frame, 17 ms.",
+            "",
+        ]
+        rows = []
+        for tiles, r in sync["by_tiles"].items():
+            if "error" in r:
+                rows.append([tiles, "**failed**: " + r["error"][:200], "", "", "", "", "", ""])
+                continue
+            for phase in PHASES:
+                e = r["phases"].get(phase)
+                if not e:
+                    continue
+                rows.append(
+                    [
+                        tiles,
+                        phase,
+                        f"{e['seconds']:.0f}",
+                        _p(e, "p50"),
+                        _p(e, "p95"),
+                        _p(e, "max"),
+                        _ms(e.get("max_error_vs_host_ms")),
+                        f"{e['settle_s']:.1f}",
+                    ]
+                )
+        lines += _table(
+            [
+                "tiles",
+                "phase",
+                "seconds",
+                "spread p50 ms",
+                "spread p95 ms",
+                "spread max ms",
+                "vs host max ms",
+                "settle s",
+            ],
+            rows,
+        )
+        lines += ["", f"![Wall sync over time]({image_prefix}sync-{label}.png)", ""]
+    return lines
 
 
 # ---------------------------------------------------------------------------- plots
@@ -475,7 +655,51 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
         fig_.savefig(path, dpi=80)
         plt.close(fig_)
         written.append(path)
+
+    sync = (results.get("receivers") or {}).get("wall_sync") or {}
+    walls = {t: r for t, r in (sync.get("by_tiles") or {}).items() if "series" in r}
+    if sync.get("status") == "measured" and walls:
+        written.append(sync_plot(walls, label, out_dir, plt))
     return written
+
+
+def sync_plot(walls: dict[str, Any], label: str, out_dir: Path, plt: Any) -> Path:
+    """Per wall: each tile's error against the host timeline, and the spread, over time."""
+    fig_, axes = plt.subplots(len(walls), 1, figsize=(11, 3.6 * len(walls)), squeeze=False)
+    for ax, (tiles, r) in zip((a[0] for a in axes), walls.items(), strict=True):
+        series = r["series"]
+        ts = [p["t"] for p in series]
+        for k in range(int(tiles)):
+            ax.plot(
+                ts,
+                [p["errors"][k] if k < len(p["errors"]) else None for p in series],
+                linewidth=0.6,
+                alpha=0.6,
+            )
+        ax.plot(
+            ts,
+            [p["spread"] for p in series],
+            color="black",
+            linewidth=1.4,
+            label="spread (max − min across tiles)",
+        )
+        for t, name in r["events"]:
+            ax.axvline(t, color="grey", linestyle="--", linewidth=0.8)
+            ax.text(t, 1.0, f" {name}", transform=ax.get_xaxis_transform(), fontsize=8, va="top")
+        ax.axhline(17, color="tab:red", linestyle=":", linewidth=0.8, label="one frame (17 ms)")
+        ax.axhline(-17, color="tab:red", linestyle=":", linewidth=0.8)
+        ax.set_yscale("symlog", linthresh=20)
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("ms (position − host timeline)")
+        ax.set_title(f"{tiles} tiles: thin lines one tile each, black the spread", fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+    fig_.suptitle(f"Wall sync in Chromium ({label})")
+    fig_.tight_layout()
+    path = out_dir / f"sync-{label}.png"
+    fig_.savefig(path, dpi=80)
+    plt.close(fig_)
+    return path
 
 
 # ---------------------------------------------------------------------------- BENCHMARKS.md
@@ -484,7 +708,7 @@ INTRO = """\
 # tilewall benchmarks
 
 How fast tilewall answers, how far it scales, and how it compares with what users would
-run instead. `make bench` (about 10 minutes, 2 CPUs) or `make bench-quick` (about 2
+run instead. `make bench` (about 15 minutes, 2 CPUs) or `make bench-quick` (about 6
 minutes) measures on this machine, writes `bench/results/<date>.json` and `.md` with the
 plots beside them, and rewrites this page to show the latest run. The runner is
 `bench/run.py` (`--help` for its options); `bench/profile.py` profiles the hot read paths.
@@ -503,9 +727,12 @@ What is measured:
 2. **Memory and start-up**: RSS of the idle host; spawn to first answered request.
 3. **Durable writes**: acknowledged `PUT /api/displays/{id}/tag` per second, one and
    sixteen clients, with 10, 100 and 1,000 sources stored.
-4. **Growth**: each figure at 1,000 displays divided by the same at 10.
-5. **Receivers**: switch fan-out, wall sync and memory with receivers connected, not yet
-   measured (see the end of this page and `bench/receivers.py`).
+4. **Growth**: each figure at 1,000 displays divided by the same at 10, and switch
+   fan-out at 1,000 receivers divided by the same at 4.
+5. **Receivers** (`bench/receivers.py`): switch fan-out from `PUT …/switch` to the last
+   of 4, 100 and 1,000 receivers connected over real WebSockets from a separate process
+   (`bench/wsclients.py`); wall sync of 4 and 9 tiles playing one video in headless
+   Chromium (`bench/wallsync.py`); host memory idle and with 100 and 1,000 receivers.
 
 Every figure is the median of several runs (one in a quick run) with its spread; ratios
 compare measurements of the same round. Figures from different machines are not
@@ -530,6 +757,7 @@ These wait for the receiver hub. The runner already calls their hooks in
 """
 
 
+NOT_MEASURED = "not yet measured"
 NOTES_START = "<!-- notes: kept when the page is regenerated -->"
 NOTES_END = "<!-- /notes -->"
 
@@ -548,7 +776,12 @@ def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
     body = body.replace(
         f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
     )
-    parts = [INTRO, body, RECEIVER_TODO]
+    parts = [INTRO, body]
+    pending = [
+        r for r in (results.get("receivers") or {}).values() if r.get("status") == NOT_MEASURED
+    ]
+    if pending:
+        parts.append(RECEIVER_TODO)
     notes = kept_notes(previous)
     if notes:
         parts.append(notes)

@@ -1,9 +1,13 @@
 """tilewall benchmarks: interface throughput and latency against the stack's ceiling and
 Prism, with uvicorn and granian, at 10/100/1000 displays; memory and start-up; durable
-writes; growth. Writes bench/results/<date>.json and .md (+ plots), updates BENCHMARKS.md.
+writes; growth; receivers (switch fan-out over WebSockets, wall sync in Chromium, memory
+with receivers, bench/receivers.py). Writes bench/results/<date>.json and .md (+ plots),
+updates BENCHMARKS.md.
 
-    python bench/run.py            # the full set (make bench), about 10 minutes
+    python bench/run.py            # the full set (make bench), about 15 minutes
     python bench/run.py --quick    # one run of each, shorter loads (make bench-quick)
+    python bench/run.py --quick --only-receivers --no-benchmarks-md --label try
+                                   # the receiver benchmarks, the rest as small as it goes
 """
 
 from __future__ import annotations
@@ -79,11 +83,42 @@ class Settings:
     startup_servers: list[str] | None = None
     #: operations run against Prism (None: the same as ``ops``)
     prism_ops: list[str] | None = None
+    #: receiver benchmarks (bench/receivers.py)
+    receivers: bool = True
+    #: switch fan-out: receivers in one zone, and receivers in walls of four
+    fanout_one_zone: list[int] = field(default_factory=lambda: [4, 100, 1000])
+    fanout_walls: list[int] = field(default_factory=lambda: [4, 100, 1000])
+    fanout_switches: int = 20
+    fanout_connect_timeout_s: float = 90.0
+    #: connected receivers count as settled (switches start, memory is sampled) when
+    #: none reconnected for this long
+    fanout_stable_s: float = 3.0
+    #: one zone of many receivers may never connect (see BENCHMARKS.md); give up sooner
+    fanout_one_zone_timeout_s: float = 30.0
+    #: host RSS with this many receivers connected (and with none)
+    memory_receivers: list[int] = field(default_factory=lambda: [100, 1000])
+    #: wall sync in Chromium: tiles of one zone, seconds sampled while playing, after a
+    #: seek and after resuming, and how long tiles may take to settle
+    sync_tiles: list[int] = field(default_factory=lambda: [4, 9])
+    sync_play_s: float = 30.0
+    sync_after_s: float = 6.0
+    sync_settle_timeout_s: float = 8.0
     quick: bool = False
 
 
 FULL = Settings()
-QUICK = Settings(runs=1, duration_s=2, warmup_s=1, startup_runs=1, durable_duration_s=2, quick=True)
+QUICK = Settings(
+    runs=1,
+    duration_s=2,
+    warmup_s=1,
+    startup_runs=1,
+    durable_duration_s=2,
+    fanout_switches=5,
+    fanout_connect_timeout_s=60.0,
+    sync_play_s=8.0,
+    sync_after_s=3.0,
+    quick=True,
+)
 
 
 def log(message: str) -> None:
@@ -96,17 +131,18 @@ def log(message: str) -> None:
 def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
     """Seed every data directory the run needs: small ones here, large ones in parallel
     processes (seeding 1,000 displays is some thousands of durable transactions)."""
-    jobs: dict[str, tuple[int, int]] = {}
+    jobs: dict[str, tuple[int, int, bool]] = {}
     for n in settings.topologies:
-        jobs[f"topo-{n}"] = (n, settings.sources)
+        jobs[f"topo-{n}"] = (n, settings.sources, False)
     for s in settings.durable_sources:
-        jobs[f"durable-{s}"] = (settings.durable_displays, s)
+        jobs[f"durable-{s}"] = (settings.durable_displays, s, False)
+    jobs.update(receivers.seed_jobs(settings))
     procs: dict[str, subprocess.Popen[bytes]] = {}
     dirs: dict[str, Path] = {}
-    for key, (displays, sources) in jobs.items():
+    for key, (displays, sources, one_zone) in jobs.items():
         dirs[key] = work / "seed" / key
         if displays + sources <= SEED_IN_PROCESS:
-            seed(dirs[key], displays, sources)
+            seed(dirs[key], displays, sources, one_zone)
             continue
         procs[key] = subprocess.Popen(
             [
@@ -117,6 +153,7 @@ def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
                 str(displays),
                 "--sources",
                 str(sources),
+                *(["--one-zone"] if one_zone else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -375,12 +412,38 @@ def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
     return out
 
 
+def fanout_growth(receiver_results: dict[str, Any] | None) -> dict[str, Any]:
+    """Switch fan-out at the most receivers divided by the same at the fewest, per layout."""
+    out: dict[str, Any] = {}
+    fanout = (receiver_results or {}).get("switch_fanout") or {}
+    for layout, sizes in (fanout.get("layouts") or {}).items():
+        measured = {
+            int(n): e for n, e in sizes.items() if (e.get("last_ms") or {}).get("p50") is not None
+        }
+        if len(measured) < 2:
+            continue
+        small, large = min(measured), max(measured)
+        a, b = measured[small]["last_ms"], measured[large]["last_ms"]
+        out[layout] = {
+            "from": small,
+            "to": large,
+            "p50": b["p50"] / a["p50"] if a["p50"] else None,
+            "p99": b["p99"] / a["p99"] if a["p99"] else None,
+            "largest_attempted": max(int(n) for n in sizes),
+        }
+    return out
+
+
 def growth(
-    interface: dict[str, Any], startup: dict[str, Any], settings: Settings
+    interface: dict[str, Any],
+    startup: dict[str, Any],
+    settings: Settings,
+    receiver_results: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """How each figure changes from the smallest to the largest topology (largest/smallest)."""
     small, large = str(min(settings.topologies)), str(max(settings.topologies))
     out: dict[str, Any] = {"from": int(small), "to": int(large), "servers": {}}
+    out["fanout"] = fanout_growth(receiver_results)
     if small == large:
         return out
     for server, topos in interface["servers"].items():
@@ -419,6 +482,19 @@ def _node_version() -> str:
     return subprocess.run(
         [node, "--version"], capture_output=True, text=True, timeout=30
     ).stdout.strip()
+
+
+def _chromium_version() -> str:
+    from bench.wallsync import CHROMIUM
+
+    if not CHROMIUM.exists():
+        return "not installed"
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        done = subprocess.run(
+            [str(CHROMIUM), "--version"], capture_output=True, text=True, timeout=30
+        )
+        return done.stdout.strip() or "unknown"
+    return "unknown"
 
 
 def _cpu_model() -> str:
@@ -460,6 +536,9 @@ def versions() -> dict[str, str]:
         "wrk": wrk_version(),
         "prism": prism_version(),
         "node": _node_version(),
+        "websockets": _version("websockets"),
+        "playwright": _version("playwright"),
+        "chromium": _chromium_version(),
     }
 
 
@@ -514,6 +593,8 @@ def run(
         startup = bench_startup(settings, seeds, work)
         progress("durable writes")
         durable = bench_durable(settings, seeds, work)
+        progress("receivers")
+        receiver_results = receivers.all_receiver_benchmarks(settings, seeds, work, progress)
         results: dict[str, Any] = {
             "schema": 1,
             "label": label,
@@ -528,8 +609,8 @@ def run(
             "interface": interface,
             "startup": startup,
             "durable_writes": durable,
-            "growth": growth(interface, startup, settings),
-            "receivers": receivers.all_receiver_benchmarks(),
+            "growth": growth(interface, startup, settings, receiver_results),
+            "receivers": receiver_results,
         }
         results["elapsed_s"] = time.time() - started
         results["machine"]["load_average_1m"] = {
@@ -559,6 +640,12 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
     parser.add_argument("--servers", help="uvicorn,granian")
     parser.add_argument("--ops", help=",".join(OPS))
     parser.add_argument("--no-prism", action="store_true", help="skip the Prism comparison")
+    parser.add_argument("--no-receivers", action="store_true", help="skip the receiver benchmarks")
+    parser.add_argument(
+        "--only-receivers",
+        action="store_true",
+        help="only the receiver benchmarks (the interface benchmarks with tiny settings)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS, help="results directory")
     parser.add_argument("--label", help="results file name (default: the date)")
     parser.add_argument(
@@ -583,6 +670,25 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
         settings.ops = args.ops.split(",")
     if args.no_prism:
         settings.prism = False
+    if args.no_receivers:
+        settings.receivers = False
+    if args.only_receivers:
+        settings = replace(
+            settings,
+            topologies=[4],
+            servers=[DEFAULT_SERVER],
+            startup_servers=[DEFAULT_SERVER],
+            ops=["zones"],
+            runs=1,
+            duration_s=1,
+            warmup_s=0,
+            startup_runs=1,
+            durable_sources=[2],
+            durable_connections=[1],
+            durable_duration_s=1,
+            ceiling=False,
+            prism=False,
+        )
     return settings, args
 
 

@@ -1,8 +1,9 @@
 """Seed a benchmark topology into a fresh data directory, through the host's services.
 
 N receivers say hello and are locked (N displays); every four displays form a 2x2 video
-wall with one zone over the whole wall (displays left over stay standalone); a number of
-Web Browser sources complete the catalogue. The admin user gets a known password so the
+wall with one zone over the whole wall (displays left over stay standalone), or with
+``--one-zone`` all N displays form one wall (a grid) with one zone over all of it; a
+number of Web Browser sources complete the catalogue. The admin user gets a known password so the
 runner can log in. What was created is written to ``DATA_DIR/bench-seed.json``.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,7 +51,13 @@ def _panel(col: int, row: int) -> Geometry:
     )
 
 
-async def seed_host(host: Host, displays: int, sources: int) -> Seeded:
+def _grid(n: int) -> list[Geometry]:
+    """``n`` panels in rows of ``ceil(sqrt(n))``."""
+    cols = max(1, math.ceil(math.sqrt(n)))
+    return [_panel(i % cols, i // cols) for i in range(n)]
+
+
+async def seed_host(host: Host, displays: int, sources: int, one_zone: bool = False) -> Seeded:
     out = Seeded()
     await host.accounts.set_password(ADMIN, PASSWORD)
     screen = Resolution(1920, 1080)
@@ -59,11 +67,18 @@ async def seed_host(host: Host, displays: int, sources: int) -> Seeded:
         station = await host.stations.lock(seat)
         assert station.display_id is not None
         out.displays.append(station.display_id)
-    for w in range(len(out.displays) // 4):
-        members = out.displays[w * 4 : w * 4 + 4]
+    groups = (
+        [(out.displays, _grid(len(out.displays)))]
+        if one_zone and out.displays
+        else [
+            (out.displays[w * 4 : w * 4 + 4], [_panel(i % 2, i // 2) for i in range(4)])
+            for w in range(len(out.displays) // 4)
+        ]
+    )
+    for w, (members, panels) in enumerate(groups):
         wall = await host.topology.create_wall(
             f"Wall {w + 1}",
-            [MonitorSpec(d, _panel(i % 2, i // 2), 1397.0) for i, d in enumerate(members)],
+            [MonitorSpec(d, g, 1397.0) for d, g in zip(members, panels, strict=True)],
             None,
         )
         zone = await host.topology.create_zone(f"Zone {w + 1}", wall.id, members, None)
@@ -85,22 +100,22 @@ async def seed_host(host: Host, displays: int, sources: int) -> Seeded:
     return out
 
 
-async def _seed(data_dir: Path, displays: int, sources: int) -> Seeded:
+async def _seed(data_dir: Path, displays: int, sources: int, one_zone: bool) -> Seeded:
     host = await Host.open(data_dir)
     try:
-        seeded = await seed_host(host, displays, sources)
+        seeded = await seed_host(host, displays, sources, one_zone)
     finally:
         await host.close()
     (data_dir / SEED_FILE).write_text(json.dumps(asdict(seeded)))
     return seeded
 
 
-def seed(data_dir: Path, displays: int, sources: int = 20) -> Seeded:
+def seed(data_dir: Path, displays: int, sources: int = 20, one_zone: bool = False) -> Seeded:
     """A fresh data directory at ``data_dir`` (anything there is removed) with the topology."""
     if data_dir.exists():
         shutil.rmtree(data_dir)
     data_dir.mkdir(parents=True)
-    return asyncio.run(_seed(data_dir, displays, sources))
+    return asyncio.run(_seed(data_dir, displays, sources, one_zone))
 
 
 def main() -> None:
@@ -108,8 +123,11 @@ def main() -> None:
     parser.add_argument("data_dir", type=Path)
     parser.add_argument("--displays", type=int, default=10)
     parser.add_argument("--sources", type=int, default=20)
+    parser.add_argument(
+        "--one-zone", action="store_true", help="all displays in one wall with one zone"
+    )
     args = parser.parse_args()
-    seeded = seed(args.data_dir, args.displays, args.sources)
+    seeded = seed(args.data_dir, args.displays, args.sources, args.one_zone)
     print(
         f"seeded {len(seeded.displays)} displays, {len(seeded.walls)} walls, "
         f"{len(seeded.sources)} sources"

@@ -1,10 +1,12 @@
 """The benchmarks (bench/, `make bench`) still run: every benchmark once, with tiny
-settings, into a temporary directory. No figure is asserted; speed is measured by
+settings (a few WebSocket receivers, one Chromium tile for a second or two), into a
+temporary directory. No figure is asserted; speed is measured by
 `make bench`, never by tests."""
 
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,14 +15,20 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.wallsync import chromium_available  # noqa: E402
+
+CHROMIUM_OK = chromium_available()
+
 pytestmark = pytest.mark.skipif(
     shutil.which("wrk") is None, reason="wrk is not installed (make test installs it)"
 )
 
 
-@pytest.mark.timeout(90)
+@pytest.mark.timeout(150)
 def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     from bench import run
+
+    t0 = time.monotonic()
 
     settings = run.Settings(
         topologies=[4],
@@ -38,15 +46,25 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
         durable_connections=[2],
         durable_duration_s=1,
         durable_displays=4,
+        fanout_one_zone=[3],
+        fanout_walls=[3, 8],
+        fanout_switches=2,
+        fanout_connect_timeout_s=20,
+        fanout_stable_s=0.3,
+        memory_receivers=[8],
+        sync_tiles=[1] if CHROMIUM_OK else [],
+        sync_play_s=1.0,
+        sync_after_s=0.3,
+        sync_settle_timeout_s=1.0,
     )
-    results = run.run(
+    run.run(
         settings,
         out_dir=tmp_path / "results",
         label="smoke",
         command="pytest",
         update_benchmarks_md=False,
         work_parent=tmp_path / "work",
-        progress=lambda _message: None,
+        progress=lambda message: print(f"{time.monotonic() - t0:6.1f} {message}"),
     )
 
     stored = json.loads((tmp_path / "results" / "smoke.json").read_text())
@@ -63,11 +81,27 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     assert startup["startup_s"]["median"] > 0 and startup["rss_idle_mb"]["median"] > 0
     durable = stored["durable_writes"]["by_sources"]["3"]["c2"]
     assert durable["runs"][0]["requests"] > 0 and durable["failed"] == 0
-    assert all(r["status"] == "not yet measured" for r in results["receivers"].values()), (
-        "a receiver benchmark was measured: show it in the report and update this test"
-    )
+    receivers = stored["receivers"]
+    fanout = receivers["switch_fanout"]
+    assert fanout["status"] == "measured"
+    for layout, n in (("one_zone", "3"), ("walls_of_four", "8")):
+        entry = fanout["layouts"][layout][n]
+        assert "error" not in entry, (layout, entry.get("error"))
+        assert entry["switches"] == 2 and entry["last_ms"]["p50"] > 0, (layout, entry)
+    assert stored["growth"]["fanout"]["walls_of_four"]["to"] == 8
+    memory = receivers["memory_with_receivers"]
+    assert memory["status"] == "measured", memory
+    assert set(memory["rss_mb"]) == {"0", "8"} and memory["rss_mb"]["8"] > 0
     summary = (tmp_path / "results" / "smoke.md").read_text()
-    assert "Interface throughput and latency" in summary and "not yet measured" in summary
-    for plot in ("latency", "throughput", "durable"):
+    assert "Interface throughput and latency" in summary and "not yet measured" not in summary
+    assert "Switch fan-out" in summary and "Memory with receivers" in summary
+    plots = ["latency", "throughput", "durable"]
+    if CHROMIUM_OK:
+        sync = receivers["wall_sync"]["by_tiles"]["1"]
+        assert "error" not in sync, sync.get("error")
+        assert sync["phases"]["play"]["rounds"] > 0
+        assert "Wall sync in Chromium" in summary
+        plots.append("sync")
+    for plot in plots:
         assert (tmp_path / "results" / f"{plot}-smoke.png").stat().st_size > 0
     assert not list((tmp_path / "work").iterdir()), "the work directory is left behind"
