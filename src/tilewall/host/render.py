@@ -31,7 +31,14 @@ from tilewall.host.model import (
 from tilewall.host.playlist import MediaCatalog
 from tilewall.host.schedule import Item, total_ms
 from tilewall.host.state import State
-from tilewall.host.topology import bounding_box, mirror_of, zone_of
+from tilewall.host.topology import (
+    bounding_box,
+    mirror_of,
+    monitor_of,
+    wall_of,
+    zone_box,
+    zone_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -367,13 +374,24 @@ def content(timeline: Timeline, state: State, media: MediaCatalog | None) -> Con
 # --- geometry -------------------------------------------------------------------------
 
 
-def tile(wall: VideoWall, zone: Zone, monitor: Monitor) -> Tile:
-    """The tile of ``monitor`` in ``zone``: geometry relative to the canvas' top left."""
+def tile(
+    wall: VideoWall,
+    zone: Zone,
+    monitor: Monitor,
+    zone_bounds: tuple[float, float, float, float] | None = None,
+) -> Tile:
+    """The tile of ``monitor`` in ``zone``: geometry relative to the canvas' top left.
+
+    ``zone_bounds`` is the zone's bounding box when the caller has it (cached per
+    topology change); otherwise it is computed here."""
     canvas = wall.canvas
     origin_x = canvas.centerX - canvas.width / 2
     origin_y = canvas.centerY - canvas.height / 2
-    members = [m.geometry for m in wall.monitors if m.display_id in zone.display_ids]
-    left, top, right, bottom = bounding_box(members or [monitor.geometry])
+    if zone_bounds is None or zone_bounds[2] <= zone_bounds[0]:
+        members = set(zone.display_ids)
+        geometries = [m.geometry for m in wall.monitors if m.display_id in members]
+        zone_bounds = bounding_box(geometries or [monitor.geometry])
+    left, top, right, bottom = zone_bounds
     g = monitor.geometry
     rounded = _round
     box = Rect(
@@ -426,12 +444,6 @@ def _pairing(seat_id: str, station: Station | None, host: HostInfo) -> RenderSta
     )
 
 
-def _monitor(wall: VideoWall | None, display_id: int) -> Monitor | None:
-    if wall is None:
-        return None
-    return next((m for m in wall.monitors if m.display_id == display_id), None)
-
-
 def describe(
     state: State,
     seat_id: str,
@@ -464,15 +476,15 @@ def describe(
     zone = zone_of(state, display_id)
     if zone is not None:
         wall = state.walls.get(zone.wall_id)
-        monitor = _monitor(wall, display_id)
-        if wall is None or monitor is None:
+        monitor = monitor_of(state, display_id)
+        if wall is None or monitor is None or wall_of(state, display_id) is not wall:
             return base
         return replace(
             base,
             role="tile",
-            tile=tile(wall, zone, monitor),
+            tile=tile(wall, zone, monitor, zone_box(state, zone)),
             content=content(zone.timeline, state, media),
         )
-    if any(_monitor(wall, display_id) for wall in state.walls.values()):
+    if wall_of(state, display_id) is not None:
         return base
     return replace(base, role="standalone", content=content(display.timeline, state, media))

@@ -23,6 +23,7 @@ class Membership:
     the topology, so reads (a thousand displays listed) do no scanning."""
 
     walls: dict[int, VideoWall]
+    monitors: dict[int, Monitor]
     zones: dict[int, Zone]
     mirrors: dict[int, MirrorGroup]
 
@@ -34,6 +35,7 @@ def membership(state: State) -> Membership:
         return found
     index = Membership(
         {m.display_id: w for w in state.walls.values() for m in w.monitors},
+        {m.display_id: m for w in state.walls.values() for m in w.monitors},
         {d: z for z in state.zones.values() for d in z.display_ids},
         {d: g for g in state.mirrors.values() for d in g.display_ids},
     )
@@ -41,8 +43,28 @@ def membership(state: State) -> Membership:
     return index
 
 
+def zone_box(state: State, zone: Zone) -> tuple[float, float, float, float]:
+    """The bounding box of a zone's monitors on its wall's canvas, computed once per
+    change of the topology (every tile of the zone needs it)."""
+    key = f"zone-box:{zone.id}"
+    cached = state.derived.get(key)
+    if cached is not None and cached[0] == state.topology_version:
+        box: tuple[float, float, float, float] = cached[1]
+        return box
+    wall = state.walls.get(zone.wall_id)
+    members = set(zone.display_ids)
+    geometries = [m.geometry for m in wall.monitors if m.display_id in members] if wall else []
+    box = bounding_box(geometries) if geometries else (0.0, 0.0, 0.0, 0.0)
+    state.derived[key] = (state.topology_version, box)
+    return box
+
+
 def wall_of(state: State, display_id: int) -> VideoWall | None:
     return membership(state).walls.get(display_id)
+
+
+def monitor_of(state: State, display_id: int) -> Monitor | None:
+    return membership(state).monitors.get(display_id)
 
 
 def zone_of(state: State, display_id: int) -> Zone | None:

@@ -377,7 +377,9 @@ class Hub:
     # --- push on change -------------------------------------------------------------------
 
     def _on_event(self, event: Event) -> None:
-        if event.displays is None or event.topology:
+        # every change names the displays it affects; liveness and other topology-only
+        # events name none and must not re-render the whole fleet
+        if event.displays is None:
             self._dirty_all = True
         else:
             self._dirty.update(event.displays)
