@@ -9,9 +9,7 @@ with whether it was delivered; the last ``KEEP`` of each seat are kept in the se
 
 import base64
 import binascii
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -19,34 +17,16 @@ from urllib.parse import urlsplit
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound, Unavailable
 from tilewall.host.model import SerialRecord
 from tilewall.host.state import Core
-from tilewall.platform.serialports import SerialPorts
+from tilewall.platform.serialports import (
+    SerialPorts,
+    SerialSettings,
+    SerialSettingsError,
+    validate_settings,
+)
 
 KEEP = 100
-MAX_BAUD = 4_000_000
 MAX_BYTES = 64 * 1024
-PARITY = {
-    "N": "N",
-    "E": "E",
-    "O": "O",
-    "M": "M",
-    "S": "S",
-    "NONE": "N",
-    "EVEN": "E",
-    "ODD": "O",
-    "MARK": "M",
-    "SPACE": "S",
-}
-STOP_BITS = (1.0, 1.5, 2.0)
 LOG_PREFIX = "serial_log:"
-
-
-@dataclass(frozen=True)
-class SerialSettings:
-    baud_rate: int
-    data_bits: int
-    #: one of N, E, O, M, S
-    parity: str
-    stop_bits: float
 
 
 class SerialWriter(Protocol):
@@ -55,32 +35,14 @@ class SerialWriter(Protocol):
     async def write(self, seat_id: str, settings: SerialSettings, data: bytes) -> None: ...
 
 
-def _number(value: object, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Invalid(f"{field} must be a number")
-    if not math.isfinite(value):
-        raise Invalid(f"{field} must be a finite number")
-    return float(value)
-
-
 def check_settings(
     baud_rate: object, data_bits: object, parity: object, stop_bits: object
 ) -> SerialSettings:
-    baud = _number(baud_rate, "serialSettings.baudRate")
-    if not baud.is_integer() or not 0 < baud <= MAX_BAUD:
-        raise Invalid(f"serialSettings.baudRate must be a whole number from 1 to {MAX_BAUD}")
-    bits = _number(data_bits, "serialSettings.dataBits")
-    if bits not in (5, 6, 7, 8):
-        raise Invalid("serialSettings.dataBits must be 5, 6, 7 or 8")
-    letter = PARITY.get(parity.strip().upper()) if isinstance(parity, str) else None
-    if letter is None:
-        raise Invalid(
-            "serialSettings.parity must be one of N, E, O, M, S (or NONE, EVEN, ODD, MARK, SPACE)"
-        )
-    stop = _number(stop_bits, "serialSettings.stopBits")
-    if stop not in STOP_BITS:
-        raise Invalid("serialSettings.stopBits must be 1, 1.5 or 2")
-    return SerialSettings(int(baud), int(bits), letter, stop)
+    """The settings as pyserial takes them; the one rule is the serial adapter's."""
+    try:
+        return validate_settings(baud_rate, data_bits, parity, stop_bits)
+    except SerialSettingsError as error:
+        raise Invalid(f"serialSettings.{error}") from None
 
 
 def decode_data(data_b64: object) -> bytes:
