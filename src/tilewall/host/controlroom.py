@@ -10,7 +10,7 @@ import math
 
 from tilewall.host import catalogue
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id, path_name
+from tilewall.host.ids import lookup, new_id, path_name, unique_name
 from tilewall.host.model import Layout, Source, Window, Zone
 from tilewall.host.playback import Playback
 from tilewall.host.sources import Sources
@@ -39,10 +39,7 @@ class ControlRoom:
         return sorted(layouts, key=lambda lay: (lay.name.casefold(), lay.id))
 
     def layout(self, layout_id: str) -> Layout:
-        found = self._core.state.layouts.get(layout_id)
-        if found is None:
-            raise NotFound(f"layout {layout_id!r} not found")
-        return found
+        return lookup(self._core.state.layouts, layout_id, False, "layout")
 
     def sources_of(self, layout: Layout) -> list[Source]:
         """The sources a layout shows, in window order, each once; removed ones left out."""
@@ -65,10 +62,7 @@ class ControlRoom:
         name = path_name(name, "a layout")
         if len(name) > MAX_NAME:
             raise Invalid(f"name must be at most {MAX_NAME} characters")
-        for other in self._core.state.layouts.values():
-            if other.name == name and other.id != layout_id:
-                raise Conflict(f"a layout named {name!r} exists")
-        return name
+        return unique_name(self._core.state.layouts, name, layout_id, "layout")
 
     def _check_windows(self, windows: list[Window]) -> list[Window]:
         if len(windows) > MAX_WINDOWS:

@@ -4,7 +4,7 @@ import msgspec
 
 from tilewall.host import timeline
 from tilewall.host.errors import NotFound
-from tilewall.host.ids import new_id, path_name
+from tilewall.host.ids import lookup, new_id, path_name
 from tilewall.host.model import Preset, Timeline
 from tilewall.host.state import Core
 
@@ -14,14 +14,7 @@ class Presets:
         self._core = core
 
     def get(self, key: str, by_name: bool = False) -> Preset:
-        presets = self._core.state.presets
-        if by_name:
-            for preset in presets.values():
-                if preset.name == key:
-                    return preset
-        elif key in presets:
-            return presets[key]
-        raise NotFound(f"preset {key!r} not found")
+        return lookup(self._core.state.presets, key, by_name, "preset")
 
     def all(self) -> list[Preset]:
         return sorted(self._core.state.presets.values(), key=lambda p: p.name.casefold())

@@ -5,8 +5,8 @@ import json
 import msgspec
 
 from tilewall.host import catalogue
-from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id
+from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.ids import lookup, new_id, unique_name
 from tilewall.host.licence import LicenceRules
 from tilewall.host.media import MediaLibrary
 from tilewall.host.model import Param, Source, Timeline
@@ -38,16 +38,10 @@ class Sources:
         raise Invalid(f"layout {key!r} not found")
 
     def get(self, source_id: str) -> Source:
-        found = self._core.state.sources.get(source_id)
-        if found is None:
-            raise NotFound(f"source {source_id!r} not found")
-        return found
+        return lookup(self._core.state.sources, source_id, False, "source")
 
     def by_name(self, name: str) -> Source:
-        for source in self._core.state.sources.values():
-            if source.name == name:
-                return source
-        raise NotFound(f"source {name!r} not found")
+        return lookup(self._core.state.sources, name, True, "source")
 
     def find(self, source_id: str | None, source_name: str | None) -> Source:
         """The source named by id, else by name (the interface's destination selector)."""
@@ -71,9 +65,7 @@ class Sources:
             raise Invalid("sourceName must not be empty")
         kind = catalogue.source_type(source_type)
         self._licence.check_source_type(kind.name)
-        for other in self._core.state.sources.values():
-            if other.name == name and other.id != source_id:
-                raise Conflict(f"a source named {name!r} exists")
+        unique_name(self._core.state.sources, name, source_id, "source")
         return name, catalogue.validate_params(kind, params, self.resolvers)
 
     async def create(self, name: str, source_type: str, params: list[Param]) -> Source:

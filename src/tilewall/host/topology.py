@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ids import new_id, path_name
+from tilewall.host.ids import lookup, new_id, path_name, unique_name
 from tilewall.host.model import Geometry, MirrorGroup, Monitor, Timeline, VideoWall, Zone
 from tilewall.host.state import Core, State
 
@@ -137,26 +137,10 @@ class Topology:
         return wall
 
     def zone(self, key: str, by_name: bool = False) -> Zone:
-        if by_name:
-            for zone in self._state.zones.values():
-                if zone.name == key:
-                    return zone
-        else:
-            found = self._state.zones.get(key)
-            if found is not None:
-                return found
-        raise NotFound(f"zone {key!r} not found")
+        return lookup(self._state.zones, key, by_name, "zone")
 
     def mirror(self, key: str, by_name: bool = False) -> MirrorGroup:
-        if by_name:
-            for group in self._state.mirrors.values():
-                if group.name == key:
-                    return group
-        else:
-            found = self._state.mirrors.get(key)
-            if found is not None:
-                return found
-        raise NotFound(f"mirror group {key!r} not found")
+        return lookup(self._state.mirrors, key, by_name, "mirror group")
 
     def zones_of_wall(self, wall_id: str) -> list[Zone]:
         return [z for z in self._state.zones.values() if z.wall_id == wall_id]
@@ -185,10 +169,7 @@ class Topology:
         name = name.strip()
         if not name:
             raise Invalid("a video wall needs a name")
-        for wall in self._state.walls.values():
-            if wall.name == name and wall.id != wall_id:
-                raise Conflict(f"a video wall named {name!r} exists")
-        return name
+        return unique_name(self._state.walls, name, wall_id, "video wall")
 
     async def create_wall(
         self, name: str, monitors: list[MonitorSpec], canvas: Geometry | None
@@ -252,11 +233,7 @@ class Topology:
     # zones
 
     def _check_zone_name(self, name: str, zone_id: str | None) -> str:
-        name = path_name(name, "a zone")
-        for zone in self._state.zones.values():
-            if zone.name == name and zone.id != zone_id:
-                raise Conflict(f"a zone named {name!r} exists")
-        return name
+        return unique_name(self._state.zones, path_name(name, "a zone"), zone_id, "zone")
 
     def _check_zone_displays(
         self, wall: VideoWall, display_ids: list[int], zone_id: str | None
@@ -330,10 +307,9 @@ class Topology:
     # mirror groups
 
     def _check_mirror(self, name: str, display_ids: list[int], group_id: str | None) -> str:
-        name = path_name(name, "a mirror group")
-        for group in self._state.mirrors.values():
-            if group.name == name and group.id != group_id:
-                raise Conflict(f"a mirror group named {name!r} exists")
+        name = unique_name(
+            self._state.mirrors, path_name(name, "a mirror group"), group_id, "mirror group"
+        )
         if len(set(display_ids)) != len(display_ids):
             raise Invalid("a display is given twice")
         for display_id in display_ids:
