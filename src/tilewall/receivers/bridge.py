@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from tilewall.host.host import Host
 from tilewall.host.model import Resolution
+from tilewall.host.overlays import SETTING as OVERLAYS_SETTING
 from tilewall.host.playlist import MediaCatalog
 from tilewall.host.render import Alert, HostInfo, OverlayState
 from tilewall.host.state import Event, State
@@ -21,6 +22,7 @@ class HostBridge:
 
     def __init__(self, host: Host | None = None) -> None:
         self._host = host
+        self._overlays: tuple[object, OverlayState] | None = None
         self._info = HostInfo(socket.gethostname(), primary_ipv4() or "127.0.0.1")
 
     @property
@@ -51,9 +53,14 @@ class HostBridge:
         return self._info
 
     def overlays(self) -> OverlayState:
+        # asked once per receiver per push: converted again only when the setting changed
+        # (every change stores a new object under the setting's name)
+        raw = self.host.core.state.settings.get(OVERLAYS_SETTING)
+        if self._overlays is not None and self._overlays[0] is raw:
+            return self._overlays[1]
         s = self.host.overlays.state()
         alert = s.alert
-        return OverlayState(
+        shaped = OverlayState(
             alert=Alert(alert.message, alert.level, alert.until_ms)  # type: ignore[arg-type]
             if alert is not None
             else None,
@@ -62,6 +69,8 @@ class HostBridge:
             dpms_off_all=s.dpms_all_off,
             dpms_off=frozenset(s.dpms_off_displays),
         )
+        self._overlays = (raw, shaped)
+        return shaped
 
     async def station_hello(
         self,
