@@ -17,11 +17,11 @@ import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from tilewall.host import catalogue
+from tilewall.host.content import catalogue
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, Param, Resolution
-from tilewall.host.playback import Target
-from tilewall.host.topology import MonitorSpec
+from tilewall.host.playback.control import Target
+from tilewall.host.topology.walls import MonitorSpec
 
 ADMIN = "admin"
 PASSWORD = "bench-password-not-secret"

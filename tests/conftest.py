@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from tilewall.host import accounts
+from tilewall.host.system import accounts
 from tilewall.server import make_app
 
 ADMIN = "admin"

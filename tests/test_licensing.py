@@ -6,7 +6,8 @@ from datetime import date
 import pytest
 
 from tilewall.host.errors import Invalid
-from tilewall.host.licensing import (
+from tilewall.host.model import Licence
+from tilewall.host.system.licensing import (
     ExpiredCode,
     ForeignCode,
     LicenceTerms,
@@ -24,7 +25,6 @@ from tilewall.host.licensing import (
     to_licence,
     verify,
 )
-from tilewall.host.model import Licence
 
 TODAY = date(2025, 6, 1)
 KEY = generate_signing_key()

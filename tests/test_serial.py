@@ -6,7 +6,7 @@ from typing import Any
 
 from tests.helpers import error, ok, reopened_settings, station
 from tilewall.host.errors import Unavailable
-from tilewall.host.serial import KEEP, MAX_BYTES, SerialSettings
+from tilewall.host.system.serial import KEEP, MAX_BYTES, SerialSettings
 
 SEAT = "seat-serial"
 

@@ -13,9 +13,9 @@ from rich.console import Console
 
 from tilewall import __version__
 from tilewall.config import Config, ConfigError
-from tilewall.host import licensing
 from tilewall.host.errors import HostError
 from tilewall.host.host import Host
+from tilewall.host.system import licensing
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))

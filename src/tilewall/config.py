@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tilewall.host.licensing import key_id, load_public_key, public_key_text
+from tilewall.host.system.licensing import key_id, load_public_key, public_key_text
 
 HOST_MANAGEMENT_ENV = "TILEWALL_HOST_MANAGEMENT"
 LICENCE_KEYS_ENV = "TILEWALL_LICENCE_KEYS"
@@ -33,7 +33,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     host_management: bool = False
-    #: public keys as base64url text (see :func:`tilewall.host.licensing.public_key_text`)
+    #: public keys as base64url text (see :func:`tilewall.host.system.licensing.public_key_text`)
     trusted_keys: tuple[str, ...] = ()
     #: how long a simulated network update keeps reads busy
     network_apply_seconds: float = 2.0

@@ -6,11 +6,11 @@ import logging
 import shutil
 from pathlib import Path
 
-from tilewall.host import catalogue
+from tilewall.host.content import catalogue
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, Layout, Param, Resolution, Window
-from tilewall.host.playback import Target
-from tilewall.host.topology import MonitorSpec
+from tilewall.host.playback.control import Target
+from tilewall.host.topology.walls import MonitorSpec
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from tilewall.app import create_app
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host
-from tilewall.host.machine import API_LOG, LOGS_DIR
+from tilewall.host.system.machine import API_LOG, LOGS_DIR
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket

@@ -4,8 +4,8 @@ import pytest
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.model import Geometry, Monitor, Param, Resolution
-from tilewall.host.playback import Target
-from tilewall.host.topology import (
+from tilewall.host.playback.control import Target
+from tilewall.host.topology.walls import (
     STANDALONE,
     VIDEOWALL,
     VIDEOWALL_ZONE_INACTIVE,

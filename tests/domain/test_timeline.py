@@ -2,8 +2,8 @@
 
 import pytest
 
-from tilewall.host import timeline as tl
 from tilewall.host.model import Timeline
+from tilewall.host.playback import timeline as tl
 
 T0 = 1_000_000
 

@@ -11,7 +11,7 @@ from litestar.static_files import create_static_files_router
 
 from tilewall.host.clock import ManualClock
 from tilewall.host.model import Display, Resolution, Station
-from tilewall.host.render import HostInfo, OverlayState
+from tilewall.host.playback.render import HostInfo, OverlayState
 from tilewall.host.state import Event, State
 from tilewall.receivers.hub import Hub, Limits
 from tilewall.receivers.routes import RECEIVER_PAGE_DIR, receiver_websocket

@@ -148,7 +148,7 @@ async def test_wall_tiles_show_their_crop(browser: Any, tmp_path: Path) -> None:
 async def test_page_schedule_matches_host_schedule(browser: Any, tmp_path: Path) -> None:
     import random
 
-    from tilewall.host.schedule import Item, locate
+    from tilewall.host.playback.schedule import Item, locate
 
     rng = random.Random(7)
     cases = []

@@ -20,7 +20,7 @@ from tilewall.host.model import (
     Window,
     Zone,
 )
-from tilewall.host.render import (
+from tilewall.host.playback.render import (
     Alert,
     HostInfo,
     LayoutSource,

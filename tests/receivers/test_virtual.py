@@ -3,7 +3,7 @@
 import asyncio
 
 from tilewall.host.model import Geometry, Monitor, Timeline, VideoWall, Zone
-from tilewall.host.render import Alert, OverlayState
+from tilewall.host.playback.render import Alert, OverlayState
 from tilewall.host.state import Event
 from tilewall.receivers.hub import Hub, Limits
 from tilewall.receivers.virtual import VirtualReceiver

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tilewall.host import licensing
+from tilewall.host.system import licensing
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from litestar.testing import TestClient
 
-from tilewall.host import licensing
+from tilewall.host.system import licensing
 
 T = TypeVar("T")
 

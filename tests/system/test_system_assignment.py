@@ -4,7 +4,7 @@ host has never seen; autoInherit gives a replacement receiver its predecessor's 
 from system_helpers import call, code
 
 from tilewall.host.model import Geometry, Resolution
-from tilewall.host.topology import MonitorSpec
+from tilewall.host.topology.walls import MonitorSpec
 
 SCREEN = Resolution(1920, 1080)
 

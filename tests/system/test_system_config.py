@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from tilewall.cli import main
 from tilewall.config import Config, ConfigError
-from tilewall.host import licensing
 from tilewall.host.clock import SystemClock
 from tilewall.host.state import Core, CoreSettings
+from tilewall.host.system import licensing
 from tilewall.platform.hostname import SimulatedHostName
 from tilewall.platform.timezone import LinuxTimeZones
 

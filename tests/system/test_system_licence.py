@@ -5,7 +5,7 @@ from datetime import date, timedelta
 
 from system_helpers import call, code
 
-from tilewall.host import licensing
+from tilewall.host.system import licensing
 
 
 def system_id(api) -> str:

@@ -6,10 +6,10 @@ from litestar.params import Parameter
 
 from tilewall.api.common import errors, host_of
 from tilewall.api.playback import control_routes, switch_route
-from tilewall.host import timeline
 from tilewall.host.host import Host
 from tilewall.host.model import Display
-from tilewall.host.playback import Target
+from tilewall.host.playback import timeline
+from tilewall.host.playback.control import Target
 
 TAGS = ["Displays"]
 PATH = "/displays/{displayId:str}"

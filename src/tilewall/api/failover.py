@@ -7,8 +7,8 @@ import msgspec
 from litestar import Request, delete, get, post
 
 from tilewall.api.common import Done, errors, host_of
-from tilewall.host.failover import GroupV1, GroupV2, NetworkSettings, System
 from tilewall.host.host import Host
+from tilewall.host.system.failover import GroupV1, GroupV2, NetworkSettings, System
 
 TAGS = ["Failover"]
 V1_PATH = "/failover-group"

@@ -7,7 +7,7 @@ from litestar import Request, delete, get, put
 from litestar.response import File
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
-from tilewall.host.media import MediaFile, from_url_path
+from tilewall.host.content.media import MediaFile, from_url_path
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024

@@ -8,10 +8,10 @@ from litestar import Request, delete, get, post, put
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
 from tilewall.api.playback import control_routes
-from tilewall.host import timeline
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
-from tilewall.host.playback import Target
+from tilewall.host.playback import timeline
+from tilewall.host.playback.control import Target
 
 TAGS = ["Mirror groups"]
 BY_NAME = "/mirrorgroups/byname/{mirrorgroupName:str}"

@@ -6,7 +6,7 @@ from litestar.params import Parameter
 
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Invalid
-from tilewall.host.overlays import OverlayState
+from tilewall.host.playback.overlays import OverlayState
 
 TAGS = ["System"]
 

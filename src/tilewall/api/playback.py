@@ -15,7 +15,7 @@ from litestar.params import Parameter
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
-from tilewall.host.playback import Target, VideoList
+from tilewall.host.playback.control import Target, VideoList
 
 Resolve = Callable[[Host, str], Target]
 #: the answer about the object the client named, looked up by its path key

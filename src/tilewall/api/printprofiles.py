@@ -11,7 +11,7 @@ from litestar import Request, delete, get, post
 from msgspec import UNSET, UnsetType
 
 from tilewall.api.common import Done, errors, host_of
-from tilewall.host.printprofiles import PrintProfile, to_wire
+from tilewall.host.system.printprofiles import PrintProfile, to_wire
 
 TAGS = ["Print profiles"]
 

@@ -11,7 +11,7 @@ from litestar import Request, Response, get
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
 from tilewall.host.host import Host
-from tilewall.host.render import RenderState, describe
+from tilewall.host.playback.render import RenderState, describe
 from tilewall.receivers.bridge import HostBridge
 
 TAGS = [EXTENSION_TAG, "Displays"]

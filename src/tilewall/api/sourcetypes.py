@@ -5,7 +5,7 @@ import msgspec
 from litestar import Request, get
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
-from tilewall.host.catalogue import CATALOGUE, ParamSpec, SourceType
+from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
 from tilewall.host.errors import Forbidden
 
 TAGS = [EXTENSION_TAG, "Sources"]

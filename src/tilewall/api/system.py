@@ -7,7 +7,7 @@ from litestar import MediaType, Request, Response, delete, get, post, put
 
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Invalid
-from tilewall.host.machine import PowerOutcome
+from tilewall.host.system.machine import PowerOutcome
 from tilewall.platform.diagnostics import DiagnosticResult
 from tilewall.platform.packages import CatalogueEntry, PackageVersion
 

@@ -5,7 +5,7 @@ from litestar import Request, get, post
 from litestar.response import File
 
 from tilewall.api.common import errors, host_of
-from tilewall.host.troubleshooting import ReportForm, existing_report
+from tilewall.host.system.troubleshooting import ReportForm, existing_report
 
 TAGS = ["System"]
 

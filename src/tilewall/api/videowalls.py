@@ -6,7 +6,7 @@ from litestar import Request, delete, get, post, put
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
-from tilewall.host.topology import MonitorSpec
+from tilewall.host.topology.walls import MonitorSpec
 
 TAGS = ["Video walls"]
 PATH = "/videowalls/{videoWallId:str}"

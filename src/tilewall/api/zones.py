@@ -9,11 +9,11 @@ from litestar.params import Parameter
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
 from tilewall.api.playback import control_routes, switch_route
-from tilewall.host import timeline
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import Zone
-from tilewall.host.playback import Target
+from tilewall.host.playback import timeline
+from tilewall.host.playback.control import Target
 
 TAGS = ["Zones"]
 BY_NAME = "/zones/byname/{zoneName:str}"

@@ -8,24 +8,24 @@ from typing import Any
 import msgspec
 
 from tilewall.config import Config
-from tilewall.host import troubleshooting
-from tilewall.host.accounts import Accounts
 from tilewall.host.clock import Clock, SystemClock
-from tilewall.host.controlroom import ControlRoom
+from tilewall.host.content.controlroom import ControlRoom
+from tilewall.host.content.media import MediaLibrary
+from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Unavailable
-from tilewall.host.failover import Failover
-from tilewall.host.licence import LicenceRules
-from tilewall.host.machine import Machine
-from tilewall.host.media import MediaLibrary
-from tilewall.host.overlays import Overlays
-from tilewall.host.playback import Playback
-from tilewall.host.presets import Presets
-from tilewall.host.printprofiles import PrintProfiles
-from tilewall.host.serial import PortWriter, Serial
-from tilewall.host.sources import Sources
+from tilewall.host.playback.control import Playback
+from tilewall.host.playback.overlays import Overlays
+from tilewall.host.playback.presets import Presets
 from tilewall.host.state import Core, CoreSettings
-from tilewall.host.stations import Stations
-from tilewall.host.topology import Topology
+from tilewall.host.system import troubleshooting
+from tilewall.host.system.accounts import Accounts
+from tilewall.host.system.failover import Failover
+from tilewall.host.system.licence import LicenceRules
+from tilewall.host.system.machine import Machine
+from tilewall.host.system.printprofiles import PrintProfiles
+from tilewall.host.system.serial import PortWriter, Serial
+from tilewall.host.topology.stations import Stations
+from tilewall.host.topology.walls import Topology
 from tilewall.platform import Platform, platform_for
 from tilewall.store import Store
 

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from tilewall.host.host import Host
 from tilewall.host.model import Resolution
-from tilewall.host.overlays import SETTING as OVERLAYS_SETTING
-from tilewall.host.playlist import MediaCatalog
-from tilewall.host.render import Alert, HostInfo, OverlayState
+from tilewall.host.playback.overlays import SETTING as OVERLAYS_SETTING
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.render import Alert, HostInfo, OverlayState
 from tilewall.host.state import Event, State
 from tilewall.platform.facts import primary_ipv4
 from tilewall.receivers.hub import Hub

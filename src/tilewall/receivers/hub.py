@@ -17,8 +17,8 @@ from typing import Protocol
 import msgspec
 
 from tilewall.host.model import Resolution
-from tilewall.host.playlist import MediaCatalog
-from tilewall.host.render import HostInfo, OverlayState, RenderState, describe
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.render import HostInfo, OverlayState, RenderState, describe
 from tilewall.host.state import Event, State
 from tilewall.receivers import protocol as p
 

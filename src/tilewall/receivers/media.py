@@ -13,8 +13,8 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from tilewall.api.common import host_of
+from tilewall.host.content.media import from_url_path
 from tilewall.host.errors import HostError
-from tilewall.host.media import from_url_path
 
 CHUNK = 256 * 1024
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")

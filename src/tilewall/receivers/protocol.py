@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tilewall.host.render import RenderState
+from tilewall.host.playback.render import RenderState
 
 VERSION = 1
 #: the largest frame a receiver may send; larger ones are dropped unread

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tilewall.host.render import RenderState, SignageSource
-from tilewall.host.schedule import Item, locate
+from tilewall.host.playback.render import RenderState, SignageSource
+from tilewall.host.playback.schedule import Item, locate
 from tilewall.receivers import protocol as p
 from tilewall.receivers.hub import Hub, Session
 

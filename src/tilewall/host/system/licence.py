@@ -7,10 +7,10 @@ A host without a licence is unrestricted; a licence, once held, limits both.
 from collections.abc import Sequence
 from datetime import date
 
-from tilewall.host import licensing
 from tilewall.host.errors import Conflict, Forbidden, NotFound
 from tilewall.host.model import Licence
 from tilewall.host.state import Core, Transaction
+from tilewall.host.system import licensing
 
 SETTING = "licence"
 BACKUP_HEADER = "# tilewall licence backup"

@@ -2,10 +2,10 @@
 
 import msgspec
 
-from tilewall.host import timeline
 from tilewall.host.errors import NotFound
 from tilewall.host.ids import lookup, new_id, path_name
 from tilewall.host.model import Preset, Timeline
+from tilewall.host.playback import timeline
 from tilewall.host.state import Core
 
 

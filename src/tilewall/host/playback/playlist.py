@@ -5,10 +5,11 @@ import json
 import random
 from typing import Protocol
 
-from tilewall.host import catalogue, schedule
+from tilewall.host.content import catalogue
+from tilewall.host.content.media import kind_of
 from tilewall.host.errors import HostError
-from tilewall.host.media import kind_of
 from tilewall.host.model import Source, Timeline
+from tilewall.host.playback import schedule
 
 DEFAULT_SLIDE_INTERVAL_MS = 10_000
 

@@ -8,12 +8,14 @@ such a display act on the group or zone that holds it.
 from dataclasses import dataclass
 from typing import Literal
 
-from tilewall.host import catalogue, playlist, schedule, timeline, topology
+from tilewall.host.content import catalogue
+from tilewall.host.content.media import MediaLibrary
+from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.media import MediaLibrary
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, Zone
-from tilewall.host.sources import Sources
+from tilewall.host.playback import playlist, schedule, timeline
 from tilewall.host.state import Core
+from tilewall.host.topology import walls
 
 MAX_VIDEOLIST = 1000
 
@@ -62,13 +64,13 @@ class Playback:
 
     def for_display(self, display: Display) -> Target:
         state = self._core.state
-        group = topology.mirror_of(state, display.display_id)
+        group = walls.mirror_of(state, display.display_id)
         if group is not None:
             return Target("mirror", group)
-        zone = topology.zone_of(state, display.display_id)
+        zone = walls.zone_of(state, display.display_id)
         if zone is not None:
             return Target("zone", zone)
-        wall = topology.wall_of(state, display.display_id)
+        wall = walls.wall_of(state, display.display_id)
         if wall is not None:
             raise Conflict(
                 f"display {display.display_id} is on video wall {wall.name!r} but in no zone; "
@@ -79,8 +81,8 @@ class Playback:
     def effective_timeline(self, display: Display) -> Timeline:
         """What the display shows now, whichever timeline that is."""
         state = self._core.state
-        if topology.wall_of(state, display.display_id) is not None and (
-            topology.zone_of(state, display.display_id) is None
+        if walls.wall_of(state, display.display_id) is not None and (
+            walls.zone_of(state, display.display_id) is None
         ):
             return Timeline()
         return self.for_display(display).timeline

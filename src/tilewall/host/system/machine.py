@@ -11,9 +11,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from tilewall import INTERFACE_VERSION, __version__
-from tilewall.host.licence import LicenceRules
 from tilewall.host.state import Core
-from tilewall.host.stations import Stations
+from tilewall.host.system.licence import LicenceRules
+from tilewall.host.topology.stations import Stations
 from tilewall.platform import Platform
 from tilewall.platform.diagnostics import DiagnosticResult, DiagnosticsInput, StationProbe
 

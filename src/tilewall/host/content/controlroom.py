@@ -8,14 +8,14 @@ source's layouts: the one its timeline names, else the source's first.
 
 import math
 
-from tilewall.host import catalogue
+from tilewall.host.content import catalogue
+from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, path_name, unique_name
 from tilewall.host.model import Layout, Source, Window, Zone
-from tilewall.host.playback import Playback
-from tilewall.host.sources import Sources
+from tilewall.host.playback.control import Playback
 from tilewall.host.state import Core, Transaction
-from tilewall.host.topology import Topology
+from tilewall.host.topology.walls import Topology
 
 MAX_WINDOWS = 64
 MAX_NAME = 200

@@ -4,13 +4,13 @@ import json
 
 import msgspec
 
-from tilewall.host import catalogue
+from tilewall.host.content import catalogue
+from tilewall.host.content.media import MediaLibrary
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, unique_name
-from tilewall.host.licence import LicenceRules
-from tilewall.host.media import MediaLibrary
 from tilewall.host.model import Param, Source, Timeline
 from tilewall.host.state import Core, Transaction
+from tilewall.host.system.licence import LicenceRules
 
 
 class Sources:

@@ -14,7 +14,6 @@ from urllib.parse import quote
 import msgspec
 from msgspec.structs import replace
 
-from tilewall.host import playlist
 from tilewall.host.model import (
     Display,
     Geometry,
@@ -28,10 +27,11 @@ from tilewall.host.model import (
     VideoWall,
     Zone,
 )
-from tilewall.host.playlist import MediaCatalog
-from tilewall.host.schedule import Item, total_ms
+from tilewall.host.playback import playlist
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.schedule import Item, total_ms
 from tilewall.host.state import State
-from tilewall.host.topology import (
+from tilewall.host.topology.walls import (
     bounding_box,
     mirror_of,
     monitor_of,

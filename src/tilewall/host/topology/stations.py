@@ -5,11 +5,11 @@ import re
 
 import msgspec
 
-from tilewall.host import topology
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
-from tilewall.host.licence import LicenceRules
 from tilewall.host.model import Display, Resolution, Station, Timeline
 from tilewall.host.state import Core, Transaction
+from tilewall.host.system.licence import LicenceRules
+from tilewall.host.topology import walls
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +352,7 @@ class Stations:
         return display
 
     def station_type(self, display_id: int) -> str:
-        return topology.station_type(self._core.state, display_id)
+        return walls.station_type(self._core.state, display_id)
 
 
 def _same_identity(a: Station, b: Station) -> bool:
