@@ -22,6 +22,7 @@ from tilewall.host.host import Host
 from tilewall.host.model import Geometry, Param, Resolution
 from tilewall.host.playback.control import Target
 from tilewall.host.topology.walls import MonitorSpec
+from tilewall.server import open_host
 
 ADMIN = "admin"
 PASSWORD = "bench-password-not-secret"
@@ -101,7 +102,7 @@ async def seed_host(host: Host, displays: int, sources: int, one_zone: bool = Fa
 
 
 async def _seed(data_dir: Path, displays: int, sources: int, one_zone: bool) -> Seeded:
-    host = await Host.open(data_dir)
+    host = await open_host(data_dir)
     try:
         seeded = await seed_host(host, displays, sources, one_zone)
     finally:

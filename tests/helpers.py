@@ -586,10 +586,10 @@ def reopened_settings(data_dir: Any) -> dict[str, Any]:
     """The settings a host opened afresh on ``data_dir`` finds: what was made durable."""
     import asyncio
 
-    from tilewall.host.host import Host
+    from tilewall.server import open_host
 
     async def load() -> dict[str, Any]:
-        host = await Host.open(data_dir)
+        host = await open_host(data_dir)
         try:
             return dict(host.core.state.settings)
         finally:

@@ -6,12 +6,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tilewall.cli import main
-from tilewall.host.host import Host
+from tilewall.server import ensure_admin, open_host
 
 
 def users(data_dir: Path) -> list[str]:
     async def read() -> list[str]:
-        host = await Host.open(data_dir)
+        host = await open_host(data_dir)
         try:
             return host.accounts.users()
         finally:
@@ -22,7 +22,7 @@ def users(data_dir: Path) -> list[str]:
 
 def check(data_dir: Path, user: str, password: str) -> bool:
     async def read() -> bool:
-        host = await Host.open(data_dir)
+        host = await open_host(data_dir)
         try:
             return host.accounts.check_password(user, password)
         finally:
@@ -69,12 +69,10 @@ def test_user_add_passwd_remove(tmp_path: Path) -> None:
 
 
 def test_first_start_generates_admin_password(tmp_path: Path, monkeypatch) -> None:
-    from tilewall.cli import ensure_admin
-
     monkeypatch.delenv("TILEWALL_ADMIN_PASSWORD", raising=False)
 
     async def start() -> None:
-        host = await Host.open(tmp_path)
+        host = await open_host(tmp_path)
         try:
             await ensure_admin(host, tmp_path)
         finally:

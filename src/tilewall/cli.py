@@ -3,7 +3,6 @@
 import asyncio
 import logging
 import os
-import secrets
 import sys
 from datetime import date
 from pathlib import Path
@@ -14,8 +13,8 @@ from rich.console import Console
 from tilewall import __version__
 from tilewall.config import Config, ConfigError
 from tilewall.host.errors import HostError
-from tilewall.host.host import Host
 from tilewall.host.system import licensing
+from tilewall.server import open_host, run
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
@@ -25,25 +24,6 @@ DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
 @click.version_option(__version__)
 def main() -> None:
     """tilewall: an open host for displays and video walls."""
-
-
-async def ensure_admin(host: Host, data_dir: Path) -> None:
-    """First start: create the admin user, with a generated password unless one is given."""
-    if host.accounts.users():
-        return
-    user = os.environ.get("TILEWALL_ADMIN_USER", "admin")
-    password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
-    if password:
-        await host.accounts.set_password(user, password)
-        return
-    password = secrets.token_urlsafe(12)
-    await host.accounts.set_password(user, password)
-    path = data_dir / "initial-admin-password"
-    path.write_text(password + "\n")
-    path.chmod(0o600)
-    console.print(
-        f"[bold]Created user {user!r} with password {password}[/] (also written to {path})"
-    )
 
 
 @main.command()
@@ -83,8 +63,6 @@ def serve(
     host_management: bool,
 ) -> None:
     """Serve the interface, the receivers and the console."""
-    from tilewall.server import run
-
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
     if password is not None and len(password) < 8:
         raise click.UsageError("TILEWALL_ADMIN_PASSWORD must be at least 8 characters")
@@ -108,7 +86,7 @@ def user() -> None:
 
 def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
     async def go() -> None:
-        host = await Host.open(data_dir)
+        host = await open_host(data_dir)
         try:
             if action == "remove":
                 await host.accounts.remove_user(name)

@@ -1,23 +1,112 @@
-"""Assembles a running host: store, domain, receiver hub, demo, and the ASGI server."""
+"""Assembles a running host: store, machine adapters, domain, receiver hub, demo, and
+the ASGI server. This is the one place that builds a :class:`Host` from configuration."""
 
 import asyncio
 import logging
+import os
+import secrets
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from litestar import Litestar
+from rich.console import Console
 
 from tilewall.app import create_app
 from tilewall.app import log as access_logger
 from tilewall.config import Config
-from tilewall.host.host import Host
+from tilewall.host.host import Host, MachineFactory
+from tilewall.host.ports import Clock, Persistence, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
+from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
+from tilewall.store import Store
 
 log = logging.getLogger(__name__)
+console = Console(stderr=True)
+
+
+def machine_for(config: Config) -> MachineFactory:
+    """The machine adapters the configuration asks for: real with host management,
+    simulated (kept in the host's settings) without."""
+
+    def build(settings: SettingsStore) -> Platform:
+        return platform_for(
+            config.host_management,
+            settings,
+            network_apply_seconds=config.network_apply_seconds,
+        )
+
+    return build
+
+
+def build_host(
+    store: Persistence | None,
+    data_dir: Path,
+    config: Config | None = None,
+    *,
+    clock: Clock | None = None,
+    idle_timeout_s: float = 1800.0,
+    machine: MachineFactory | None = None,
+) -> Host:
+    """A host over ``store`` with its media and logs in ``data_dir``; not yet loaded."""
+    config = config or Config()
+    return Host(
+        store,
+        data_dir / "media",
+        machine or machine_for(config),
+        clock=clock,
+        idle_timeout_s=idle_timeout_s,
+        trusted_keys=config.trusted_keys,
+        configuration={
+            "network_apply_seconds": config.network_apply_seconds,
+            # key ids and where they came from; the keys are public anyway
+            "trusted_licence_keys": dict(config.key_sources),
+        },
+        data_dir=data_dir,
+    )
+
+
+async def open_host(
+    data_dir: Path,
+    config: Config | None = None,
+    *,
+    clock: Clock | None = None,
+    idle_timeout_s: float = 1800.0,
+) -> Host:
+    """The host kept in ``data_dir`` (SQLite), loaded and ready."""
+    store = await Store.open(data_dir)
+    host = build_host(
+        store,
+        data_dir,
+        config or Config.load(data_dir),
+        clock=clock,
+        idle_timeout_s=idle_timeout_s,
+    )
+    await host.load()
+    return host
+
+
+async def ensure_admin(host: Host, data_dir: Path) -> None:
+    """First start: create the admin user, with a generated password unless one is given."""
+    if host.accounts.users():
+        return
+    user = os.environ.get("TILEWALL_ADMIN_USER", "admin")
+    password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
+    if password:
+        await host.accounts.set_password(user, password)
+        return
+    password = secrets.token_urlsafe(12)
+    await host.accounts.set_password(user, password)
+    path = data_dir / "initial-admin-password"
+    path.write_text(password + "\n")
+    path.chmod(0o600)
+    console.print(
+        f"[bold]Created user {user!r} with password {password}[/] (also written to {path})"
+    )
+
 
 #: the interface log rotates at this size, keeping this many older files
 API_LOG_BYTES = 5 * 1024 * 1024
@@ -52,17 +141,13 @@ def make_app(
     virtual: list[VirtualReceiver] = []
 
     async def startup(app: Litestar) -> None:
-        from tilewall.cli import ensure_admin
-
         handler = api_log_handler(data_dir)
         handlers.append(handler)
         access_logger.addHandler(handler)
         if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
             access_logger.setLevel(logging.INFO)
-        host = await Host.open(
-            data_dir,
-            idle_timeout_s=session_idle_seconds,
-            config=config or Config.load(data_dir),
+        host = await open_host(
+            data_dir, config or Config.load(data_dir), idle_timeout_s=session_idle_seconds
         )
         app.state.host = host
         bridge.attach(host, hub)

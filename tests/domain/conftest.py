@@ -1,9 +1,11 @@
-"""A host without a store, on a clock that moves only when told to."""
+"""A host on fake ports: a store in memory, simulated machine adapters, and a clock that
+moves only when told to. No SQLite, no commands, no network."""
 
 from pathlib import Path
 
 import pytest
 
+from tests.domain.ports import MemoryStore, simulated_machine
 from tilewall.host.clock import ManualClock
 from tilewall.host.host import Host
 
@@ -14,5 +16,10 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def host(tmp_path: Path, clock: ManualClock) -> Host:
-    return Host(None, tmp_path / "media", clock)
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+def host(tmp_path: Path, clock: ManualClock, store: MemoryStore) -> Host:
+    return Host(store, tmp_path / "media", simulated_machine, clock=clock)

@@ -145,12 +145,12 @@ async def test_core_settings_are_durable_and_refuse_reentry():
 
 
 def test_host_management_gives_the_real_adapters(tmp_path: Path):
-    from tilewall.host.host import Host
+    from tilewall.server import build_host
 
-    managed = Host(None, tmp_path, config=Config(host_management=True))
+    managed = build_host(None, tmp_path, Config(host_management=True))
     assert managed.platform.host_management is True
     assert isinstance(managed.platform.timezones, LinuxTimeZones)
-    simulated = Host(None, tmp_path)
+    simulated = build_host(None, tmp_path)
     assert simulated.platform.host_management is False
     assert isinstance(simulated.platform.hostname, SimulatedHostName)
 
@@ -158,10 +158,10 @@ def test_host_management_gives_the_real_adapters(tmp_path: Path):
 def test_swapped_platform_reaches_every_service(tmp_path: Path):
     import dataclasses
 
-    from tilewall.host.host import Host
     from tilewall.platform.serialports import RecordingSerialPorts
+    from tilewall.server import build_host
 
-    host = Host(None, tmp_path)
+    host = build_host(None, tmp_path)
     swapped = dataclasses.replace(host.platform, serial=RecordingSerialPorts())
     host.platform = swapped
     assert host.platform is swapped and host.machine.platform is swapped

@@ -8,7 +8,7 @@ from litestar import Request, get, put
 
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Failed, Unavailable
-from tilewall.platform.network import InterfaceUpdate, NetworkInterface
+from tilewall.host.system.facts import InterfaceUpdate, NetworkInterface
 
 TAGS = ["System"]
 #: how long PUT /system/networkinterfaces waits for a quick failure before answering 204

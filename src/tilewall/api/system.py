@@ -7,9 +7,8 @@ from litestar import MediaType, Request, Response, delete, get, post, put
 
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Invalid
+from tilewall.host.system.facts import CatalogueEntry, DiagnosticResult, PackageVersion
 from tilewall.host.system.machine import PowerOutcome
-from tilewall.platform.diagnostics import DiagnosticResult
-from tilewall.platform.packages import CatalogueEntry, PackageVersion
 
 TAGS = ["System"]
 #: the newest part of the interface log that GET /system/apilog returns

@@ -1,11 +1,10 @@
 """Host time: the one clock every playback timeline is anchored to."""
 
 import time
-from typing import Protocol
 
+from tilewall.host.ports import Clock
 
-class Clock(Protocol):
-    def now_ms(self) -> int: ...
+__all__ = ["Clock", "ManualClock", "SystemClock"]
 
 
 class SystemClock:

@@ -31,3 +31,14 @@ class Unavailable(HostError):
 
 class Failed(HostError):
     """A change was accepted but could not be carried out (the message says why)."""
+
+
+class StoreFailed(Unavailable):
+    """The store could not commit a change (disk full, I/O error, database gone).
+
+    Nothing of the change was applied; the same request succeeds once the store works.
+    """
+
+
+class StoreFull(StoreFailed):
+    """The store could not commit a change because its disk is full."""

@@ -2,13 +2,13 @@
 
 import asyncio
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from tilewall.config import Config
-from tilewall.host.clock import Clock, SystemClock
+from tilewall.host.clock import SystemClock
 from tilewall.host.content.controlroom import ControlRoom
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
@@ -16,7 +16,8 @@ from tilewall.host.errors import Unavailable
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
-from tilewall.host.state import Core, CoreSettings
+from tilewall.host.ports import Clock, MachineAdapters, Persistence, SettingsStore
+from tilewall.host.state import Core, CoreSettings, State
 from tilewall.host.system import troubleshooting
 from tilewall.host.system.accounts import Accounts
 from tilewall.host.system.failover import Failover
@@ -26,80 +27,76 @@ from tilewall.host.system.printprofiles import PrintProfiles
 from tilewall.host.system.serial import PortWriter, Serial
 from tilewall.host.topology.stations import Stations
 from tilewall.host.topology.walls import Topology
-from tilewall.platform import Platform, platform_for
-from tilewall.store import Store
+
+#: builds the machine adapters over the host's durable settings (where simulated
+#: changes of the machine are kept)
+MachineFactory = Callable[[SettingsStore], MachineAdapters]
 
 
 class Host:
+    """Every service of the domain over one shared state, given its adapters.
+
+    ``tilewall.server`` assembles a running host (store, machine adapters, licence keys
+    from the configuration); tests hand it fakes.
+    """
+
     def __init__(
         self,
-        store: Store | None,
+        store: Persistence | None,
         media_root: Path,
+        machine: MachineFactory,
+        *,
         clock: Clock | None = None,
         idle_timeout_s: float = 1800.0,
         max_sessions: int = 10_000,
-        config: Config | None = None,
+        trusted_keys: Sequence[str] = (),
+        configuration: Mapping[str, Any] | None = None,
         data_dir: Path | None = None,
-        platform: Platform | None = None,
     ) -> None:
-        self.config = config or Config()
         #: where logs and troubleshooting reports go; None for a host without files
         self.data_dir = data_dir
+        #: how the host was set up, as shown in troubleshooting reports
+        self.configuration = dict(configuration or {})
+        self.store = store
         self.core = Core(store, clock or SystemClock())
         #: the machine: simulated (changes kept in settings) unless host management is on
-        self._platform = platform or platform_for(
-            self.config.host_management,
-            CoreSettings(self.core),
-            network_apply_seconds=self.config.network_apply_seconds,
-        )
+        self._platform = machine(CoreSettings(self.core))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
         self.media = MediaLibrary(media_root)
-        self.licence = LicenceRules(self.core, self.config.trusted_keys)
+        self.licence = LicenceRules(self.core, tuple(trusted_keys))
         self.stations = Stations(self.core, self.licence)
         self.topology = Topology(self.core)
         self.sources = Sources(self.core, self.licence, self.media)
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
-        self.failover = Failover(self.core, lambda: self.platform.facts.system_id())
+        self.failover = Failover(
+            self.core,
+            lambda: self.platform.facts.system_id(),
+            lambda: self.platform.facts.interface_names(),
+        )
         self.printprofiles = PrintProfiles(self.core)
-        self.serial = Serial(self.core)
+        self.serial = Serial(self.core, lambda: self.platform.serial)
         self.serial.writer = PortWriter(self.serial, lambda: self.platform.serial)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
 
-    @classmethod
-    async def open(
-        cls,
-        data_dir: Path,
-        clock: Clock | None = None,
-        idle_timeout_s: float = 1800.0,
-        config: Config | None = None,
-    ) -> "Host":
-        store = await Store.open(data_dir)
-        host = cls(
-            store,
-            data_dir / "media",
-            clock,
-            idle_timeout_s,
-            config=config or Config.load(data_dir),
-            data_dir=data_dir,
-        )
-        await host.core.load()
-        await host.accounts.load()
-        return host
+    async def load(self) -> None:
+        """Read the state, users and sessions from the store."""
+        await self.core.load()
+        await self.accounts.load()
 
     async def close(self) -> None:
-        if self.core.store is not None:
-            await self.core.store.close()
+        if self.store is not None:
+            await self.store.close()
 
     @property
-    def platform(self) -> Platform:
+    def platform(self) -> MachineAdapters:
         """The machine adapters; simulated unless host management is on."""
         return self._platform
 
     @platform.setter
-    def platform(self, platform: Platform) -> None:
+    def platform(self, platform: MachineAdapters) -> None:
         # tests swap adapters (say, recording serial ports); every service sees the swap
         self._platform = platform
         self.machine.platform = platform
@@ -139,13 +136,10 @@ class Host:
         )
 
     def _configuration(self) -> dict[str, Any]:
-        config = self.config
         configuration: dict[str, Any] = troubleshooting.redact(
             {
-                "host_management": config.host_management,
-                "network_apply_seconds": config.network_apply_seconds,
-                # key ids and where they came from; the keys are public anyway
-                "trusted_licence_keys": dict(config.key_sources),
+                **self.configuration,
+                "host_management": self.platform.host_management,
                 "settings": msgspec.to_builtins(self.core.state.settings),
                 "users": self.accounts.users(),
                 "live_sessions": self.accounts.session_count,
@@ -175,7 +169,7 @@ class Host:
         return redacted
 
     @property
-    def state(self):  # type: ignore[no-untyped-def]
+    def state(self) -> State:
         return self.core.state
 
     def failover_member(self) -> bool:

@@ -2,26 +2,34 @@
 
 from dataclasses import dataclass
 
+from tilewall.host.ports import (
+    Facts,
+    HostName,
+    NetworkInterfaces,
+    Packages,
+    Power,
+    RemoteAccess,
+    SerialPorts,
+    TimeZones,
+)
 from tilewall.platform.diagnostics import Diagnostics
-from tilewall.platform.facts import Facts, MachineFacts
-from tilewall.platform.hostname import HostName, LinuxHostName, SimulatedHostName
+from tilewall.platform.facts import MachineFacts
+from tilewall.platform.hostname import LinuxHostName, SimulatedHostName
 from tilewall.platform.network import (
     LinuxNetworkInterfaces,
-    NetworkInterfaces,
     SimulatedNetworkInterfaces,
 )
-from tilewall.platform.packages import LinuxPackages, Packages, SimulatedPackages
-from tilewall.platform.power import LinuxPower, Power, SimulatedPower
+from tilewall.platform.packages import LinuxPackages, SimulatedPackages
+from tilewall.platform.power import LinuxPower, SimulatedPower
 from tilewall.platform.remote import (
     DEFAULT_SERVICE,
     LinuxRemoteAccess,
-    RemoteAccess,
     SimulatedRemoteAccess,
 )
 from tilewall.platform.runner import Runner, SubprocessRunner
-from tilewall.platform.serialports import PySerialPorts, SerialPorts
+from tilewall.platform.serialports import PySerialPorts
 from tilewall.platform.settings import SettingsStore
-from tilewall.platform.timezone import LinuxTimeZones, SimulatedTimeZones, TimeZones
+from tilewall.platform.timezone import LinuxTimeZones, SimulatedTimeZones
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,16 @@ a GPU on the host) succeed with the single param ``NOT_USED``: nothing there can
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
-import msgspec
-
-from tilewall.host.model import Licence
-from tilewall.platform.facts import Facts
-from tilewall.platform.network import NetworkBusy, NetworkInterface, NetworkInterfaces
+from tilewall.host.ports import Facts, NetworkInterfaces
+from tilewall.host.system.facts import (
+    DiagnosticResult,
+    DiagnosticsInput,
+    NetworkInterface,
+    StationProbe,
+)
+from tilewall.platform.network import NetworkBusy
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 
 NOT_USED = "not used by this host"
@@ -50,37 +51,6 @@ IDS = (
     "TOTAL_RAM",
     "SECUREBOOT_FREE",
 )
-
-
-@dataclass(frozen=True)
-class StationProbe:
-    """What the host knows of one locked station (receiver)."""
-
-    seat_id: str
-    name: str = ""
-    #: lowest recent round trip to the receiver, None when never measured
-    round_trip_ms: float | None = None
-    firmware: str = ""
-    #: link speed the receiver reports, None when it cannot tell
-    link_mbits: int | None = None
-    has_display: bool = True
-    #: False when the receiver lacks a feature rendering needs
-    supported: bool = True
-
-
-@dataclass(frozen=True)
-class DiagnosticsInput:
-    licence: Licence | None
-    today: date
-    stations: Sequence[StationProbe] = field(default_factory=tuple)
-    #: receiver software version the host serves; empty means "all alike is enough"
-    expected_firmware: str = ""
-
-
-class DiagnosticResult(msgspec.Struct):
-    id: str
-    success: bool
-    params: list[str] = []
 
 
 def _label(station: StationProbe) -> str:

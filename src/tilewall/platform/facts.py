@@ -8,34 +8,19 @@ import os
 import shlex
 import socket
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import psutil
 
-from tilewall.platform.hostname import HostName
+from tilewall.host.ports import Facts, HostName
+from tilewall.host.system.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 from tilewall.platform.settings import SettingsStore
 
-SYSTEM_ID_SETTING = "platform.system_id"
 OS_RELEASE_FILES = (Path("/etc/os-release"), Path("/usr/lib/os-release"))
 MACHINE_ID = Path("/etc/machine-id")
 #: machine-id is confidential (machine-id(5)), so the system id is a UUID derived from it
 _SYSTEM_ID_NAMESPACE = uuid.UUID("3f4b1c52-6d2e-4c38-9a61-0a7e2f5d8b90")
-
-
-@dataclass(frozen=True)
-class OsRelease:
-    name: str
-    version: str
-    pretty_name: str
-
-
-@dataclass(frozen=True)
-class DiskUsage:
-    total_bytes: int
-    free_bytes: int
 
 
 def parse_os_release(text: str) -> dict[str, str]:
@@ -82,26 +67,6 @@ def primary_ipv4(route_path: Path = PROC_ROUTE) -> str:
             if is_usable_ipv4(address):
                 return str(address)
     return ""
-
-
-class Facts(Protocol):
-    def host_name(self) -> str: ...
-
-    def primary_ipv4(self) -> str: ...
-
-    async def system_id(self) -> str: ...
-
-    def os_release(self) -> OsRelease: ...
-
-    def cpu_cores(self) -> int:
-        """Logical CPUs."""
-        ...
-
-    def total_memory_bytes(self) -> int: ...
-
-    def memory_used_percent(self) -> float: ...
-
-    def disk_usage(self, path: str = "/") -> DiskUsage: ...
 
 
 class MachineFacts:
@@ -158,3 +123,9 @@ class MachineFacts:
     def disk_usage(self, path: str = "/") -> DiskUsage:
         usage = psutil.disk_usage(path)
         return DiskUsage(int(usage.total), int(usage.free))
+
+    def interface_names(self) -> list[str]:
+        return sorted(name for name in psutil.net_if_addrs() if name != "lo")
+
+
+__all__ = ["SYSTEM_ID_SETTING", "DiskUsage", "Facts", "MachineFacts", "OsRelease"]

@@ -3,7 +3,6 @@
 import logging
 import re
 import socket
-from typing import Protocol
 
 from tilewall.platform.errors import InvalidSetting
 from tilewall.platform.runner import Runner, check
@@ -35,12 +34,6 @@ def validate_hostname(name: str) -> str:
                 "in dot-separated labels of 1 to 63 characters"
             )
     return name
-
-
-class HostName(Protocol):
-    def get(self) -> str: ...
-
-    async def set(self, name: str) -> None: ...
 
 
 class LinuxHostName:

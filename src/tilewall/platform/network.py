@@ -10,11 +10,12 @@ import json
 import logging
 import socket
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 import psutil
 
+from tilewall.host.system.facts import InterfaceUpdate, NetworkInterface
 from tilewall.platform.errors import InvalidSetting, MachineBusy
 from tilewall.platform.routes import PROC_ROUTE, default_routes
 from tilewall.platform.runner import Runner, check
@@ -31,56 +32,6 @@ DHCP_SERVERS = frozenset({"dnsmasq", "dhcpd", "kea-dhcp4", "udhcpd"})
 #: how long a DHCP server may take to show up after it was switched on
 DHCPD_START_SECONDS = 30.0
 _INFINITE_LIFETIME = 0xFFFFFFFF
-
-_SPEC_NAMES = {
-    "device_name": "deviceName",
-    "port_status": "portStatus",
-    "link_speed": "linkSpeed",
-    "uses_dhcp": "usesDHCP",
-    "lease_duration": "leaseDuration",
-    "ip_address": "ipAddress",
-    "subnet_mask": "subnetMask",
-    "default_gateway": "defaultGateway",
-    "preferred_dns_address": "preferredDNSAddress",
-    "alternate_dns_address": "alternateDNSAddress",
-    "running_dhcpd": "runningDhcpd",
-    "dhcpd_starting": "dhcpdStarting",
-}
-
-
-class NetworkInterface(msgspec.Struct, rename=_SPEC_NAMES):
-    """One interface, encoded with the interface's field names.
-
-    ``link_speed`` is like ``"1000 Mbit/s"`` (empty when the driver does not say);
-    ``lease_duration`` is the seconds left on a DHCP lease (empty for static addresses).
-    """
-
-    id: str
-    device_name: str = ""
-    port_status: str = "DOWN"
-    link_speed: str = ""
-    uses_dhcp: bool = False
-    lease_duration: str = ""
-    ip_address: str = ""
-    subnet_mask: str = ""
-    default_gateway: str = ""
-    preferred_dns_address: str = ""
-    alternate_dns_address: str = ""
-    running_dhcpd: bool = False
-    dhcpd_starting: bool = False
-
-
-class InterfaceUpdate(msgspec.Struct, rename=_SPEC_NAMES):
-    """The body of an interface update; empty strings mean "none"."""
-
-    id: str
-    uses_dhcp: bool = False
-    ip_address: str = ""
-    subnet_mask: str = ""
-    default_gateway: str = ""
-    preferred_dns_address: str = ""
-    alternate_dns_address: str = ""
-    running_dhcpd: bool = False
 
 
 class NetworkBusy(MachineBusy):
@@ -285,26 +236,6 @@ async def read_interfaces(
 
 
 # --- the adapters --------------------------------------------------------------------
-
-
-class NetworkInterfaces(Protocol):
-    async def list(self) -> list[NetworkInterface]:
-        """Every interface; raises :class:`NetworkBusy` while an update is applied."""
-        ...
-
-    async def update(self, update: InterfaceUpdate) -> None:
-        """Validate ``update`` (raising before anything changes) and start applying it."""
-        ...
-
-    @property
-    def busy(self) -> bool: ...
-
-    @property
-    def last_error(self) -> str | None:
-        """Why the last background apply failed, if it did."""
-        ...
-
-    async def wait_idle(self) -> None: ...
 
 
 class _Applying:

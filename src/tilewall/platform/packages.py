@@ -4,10 +4,8 @@ import importlib.metadata
 import logging
 import shutil
 from collections.abc import Sequence
-from typing import Protocol
 
-import msgspec
-
+from tilewall.host.system.facts import CatalogueEntry, PackageVersion
 from tilewall.platform.errors import InvalidSetting
 from tilewall.platform.runner import Runner, check
 from tilewall.platform.settings import SettingsStore
@@ -16,17 +14,6 @@ log = logging.getLogger(__name__)
 
 SETTING = "platform.packages.installed"
 APT_TIMEOUT_SECONDS = 1800.0
-
-
-class PackageVersion(msgspec.Struct, frozen=True):
-    name: str
-    version: str
-
-
-class CatalogueEntry(msgspec.Struct, frozen=True, rename={"group_name": "groupName"}):
-    name: str
-    group_name: str
-    installed: bool = False
 
 
 #: optional packages an installer may want on a display host: (Debian name, group)
@@ -81,18 +68,6 @@ def validate_names(names: Sequence[str]) -> list[str]:
             f"available: {', '.join(sorted(CATALOGUE_NAMES))}"
         )
     return list(dict.fromkeys(names))
-
-
-class Packages(Protocol):
-    async def manifest(self) -> list[PackageVersion]:
-        """Installed Python distributions, then installed Debian packages."""
-        ...
-
-    async def catalogue(self) -> list[CatalogueEntry]: ...
-
-    async def install(self, names: Sequence[str]) -> None:
-        """Install catalogue packages; any name outside the catalogue refuses them all."""
-        ...
 
 
 class _Reading:

@@ -2,7 +2,7 @@
 
 import logging
 from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Literal
 
 from tilewall.platform.runner import Runner, check
 from tilewall.platform.settings import SettingsStore
@@ -11,12 +11,6 @@ log = logging.getLogger(__name__)
 
 SETTING = "platform.power.requests"
 PowerAction = Literal["reboot", "shutdown"]
-
-
-class Power(Protocol):
-    async def reboot(self) -> None: ...
-
-    async def shutdown(self) -> None: ...
 
 
 class LinuxPower:

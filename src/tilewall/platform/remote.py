@@ -1,7 +1,6 @@
 """Remote control of the host by a support partner: a service that is started on demand."""
 
 import logging
-from typing import Protocol
 
 from tilewall.platform.runner import Runner, check
 from tilewall.platform.settings import SettingsStore
@@ -11,16 +10,6 @@ log = logging.getLogger(__name__)
 SETTING = "platform.remote.running"
 #: the systemd unit that opens the remote-control tunnel; installers provide it
 DEFAULT_SERVICE = "tilewall-remote.service"
-
-
-class RemoteAccess(Protocol):
-    async def status(self) -> bool:
-        """Whether remote control is running."""
-        ...
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
 
 
 class LinuxRemoteAccess:

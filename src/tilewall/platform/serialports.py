@@ -3,11 +3,11 @@
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import serial
 
 from tilewall.host.errors import Unavailable
+from tilewall.host.system.facts import SerialSettings
 from tilewall.platform.errors import InvalidSetting
 
 log = logging.getLogger(__name__)
@@ -44,14 +44,6 @@ class SerialPortUnavailable(Unavailable):
     """The port cannot be opened or written."""
 
 
-@dataclass(frozen=True)
-class SerialSettings:
-    baud_rate: int
-    data_bits: int
-    parity: str
-    stop_bits: float
-
-
 def validate_settings(
     baud_rate: object, data_bits: object, parity: object, stop_bits: object
 ) -> SerialSettings:
@@ -84,21 +76,6 @@ def validate_settings(
     return SerialSettings(baud_rate, data_bits, letter, float(stops))
 
 
-class SerialPorts(Protocol):
-    async def open_and_write(
-        self,
-        port: str,
-        baud_rate: object,
-        data_bits: object,
-        parity: object,
-        stop_bits: object,
-        data: bytes,
-    ) -> int:
-        """Validate the settings, open ``port`` (device path or pyserial URL), write
-        ``data`` and close; return the number of bytes written."""
-        ...
-
-
 def _write(port: str, settings: SerialSettings, data: bytes) -> int:
     try:
         with serial.serial_for_url(
@@ -121,6 +98,11 @@ def _write(port: str, settings: SerialSettings, data: bytes) -> int:
 
 
 class PySerialPorts:
+    def check_settings(
+        self, baud_rate: object, data_bits: object, parity: object, stop_bits: object
+    ) -> SerialSettings:
+        return validate_settings(baud_rate, data_bits, parity, stop_bits)
+
     async def open_and_write(
         self,
         port: str,
@@ -143,6 +125,11 @@ class RecordingSerialPorts:
     """Validates like the real one and records writes instead of sending them."""
 
     writes: list[tuple[str, SerialSettings, bytes]] = field(default_factory=list)
+
+    def check_settings(
+        self, baud_rate: object, data_bits: object, parity: object, stop_bits: object
+    ) -> SerialSettings:
+        return validate_settings(baud_rate, data_bits, parity, stop_bits)
 
     async def open_and_write(
         self,

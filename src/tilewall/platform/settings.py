@@ -1,18 +1,11 @@
 """Where the simulated adapters keep the machine state they pretend to have changed."""
 
 import copy
-from typing import Any, Protocol
+from typing import Any
 
+from tilewall.host.ports import SettingsStore
 
-class SettingsStore(Protocol):
-    """Named JSON-like values (str, int, float, bool, None, lists and dicts of them).
-
-    The host backs this with its durable settings; ``put(name, None)`` removes a value.
-    """
-
-    def get(self, name: str) -> Any | None: ...
-
-    async def put(self, name: str, value: Any) -> None: ...
+__all__ = ["MemorySettingsStore", "SettingsStore"]
 
 
 class MemorySettingsStore:

@@ -5,7 +5,6 @@ import zoneinfo
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Protocol
 
 from tilewall.platform.errors import InvalidSetting
 from tilewall.platform.runner import Runner, check
@@ -68,18 +67,6 @@ def read_system_zone(localtime: Path = LOCALTIME, timezone_file: Path = TIMEZONE
     except OSError:
         name = ""
     return name if name in known else "UTC"
-
-
-class TimeZones(Protocol):
-    def current(self) -> str: ...
-
-    def current_offset_minutes(self) -> int:
-        """Minutes east of UTC of the current zone, now."""
-        ...
-
-    def available(self) -> list[str]: ...
-
-    async def set(self, zone: str) -> None: ...
 
 
 class _Reading:

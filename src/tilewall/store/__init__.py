@@ -1,5 +1,5 @@
 """Persistence: the host's documents, users and sessions in SQLite."""
 
-from tilewall.store.database import Change, Store
+from tilewall.store.database import Store
 
-__all__ = ["Change", "Store"]
+__all__ = ["Store"]

@@ -1,27 +1,59 @@
 """The SQLite store: WAL, synchronous FULL, one transaction per acknowledged change."""
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import errno
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from tilewall.host.errors import StoreFailed, StoreFull
+from tilewall.host.ports import Change
 from tilewall.store import tables
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Write ``body`` under (kind, key), or delete that document when ``body`` is None."""
+def _is_full(error: BaseException) -> bool:
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:
+            return True
+        if "disk is full" in str(seen) or "No space left" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
-    kind: str
-    key: str
-    body: bytes | None
+
+class _Health:
+    """Logs the first failure of an outage with its cause, and the recovery; the
+    failures in between are counted, so a full disk does not flood the log."""
+
+    def __init__(self) -> None:
+        self.failures = 0
+
+    def failed(self, error: BaseException) -> StoreFailed:
+        full = _is_full(error)
+        if self.failures == 0:
+            log.error("the store cannot write: %s", error)
+        self.failures += 1
+        if full:
+            return StoreFull("the host's disk is full: nothing was changed; free space and retry")
+        return StoreFailed(
+            f"the host's store cannot write ({type(error).__name__}): nothing was changed"
+        )
+
+    def succeeded(self) -> None:
+        if self.failures:
+            log.warning("the store writes again after %d failed writes", self.failures)
+            self.failures = 0
 
 
 def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -50,6 +82,18 @@ class Store:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
+        self._health = _Health()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction; any failure of the database or the disk is raised as
+        :class:`StoreFailed` (nothing of the transaction is kept)."""
+        try:
+            async with self._engine.begin() as conn:
+                yield conn
+        except (sa.exc.DBAPIError, sa.exc.SQLAlchemyError, OSError) as error:
+            raise self._health.failed(error) from error
+        self._health.succeeded()
 
     @classmethod
     async def open(cls, data_dir: Path) -> "Store":
@@ -74,7 +118,7 @@ class Store:
     async def apply(self, changes: Iterable[Change]) -> None:
         """Write every change in one transaction; it is on disk when this returns."""
         docs = tables.documents
-        async with self._engine.begin() as conn:
+        async with self._write() as conn:
             for change in changes:
                 where = (docs.c.kind == change.kind) & (docs.c.key == change.key)
                 await conn.execute(sa.delete(docs).where(where))
@@ -91,7 +135,7 @@ class Store:
             return {name: pw for name, pw in rows}
 
     async def put_user(self, name: str, password_hash: str, now_ms: int) -> None:
-        async with self._engine.begin() as conn:
+        async with self._write() as conn:
             await conn.execute(sa.delete(tables.users).where(tables.users.c.name == name))
             await conn.execute(
                 sa.insert(tables.users).values(
@@ -100,7 +144,7 @@ class Store:
             )
 
     async def delete_user(self, name: str) -> bool:
-        async with self._engine.begin() as conn:
+        async with self._write() as conn:
             result = await conn.execute(sa.delete(tables.users).where(tables.users.c.name == name))
             await conn.execute(sa.delete(tables.sessions).where(tables.sessions.c.user == name))
             return bool(result.rowcount)
@@ -114,7 +158,7 @@ class Store:
             return [(t, u, bool(k), c) for t, u, k, c in rows]
 
     async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None:
-        async with self._engine.begin() as conn:
+        async with self._write() as conn:
             await conn.execute(
                 sa.insert(tables.sessions).values(
                     token_hash=token_hash, user=user, keep=keep, created_ms=now_ms
@@ -125,7 +169,7 @@ class Store:
         hashes = list(token_hashes)
         if not hashes:
             return
-        async with self._engine.begin() as conn:
+        async with self._write() as conn:
             await conn.execute(
                 sa.delete(tables.sessions).where(tables.sessions.c.token_hash.in_(hashes))
             )

@@ -11,7 +11,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from tilewall.host.errors import Invalid, NotFound
-from tilewall.store import Store
+from tilewall.host.ports import AccountStore
 
 _hasher = PasswordHasher()
 #: verified against when the user does not exist, so both cases cost the same
@@ -32,7 +32,7 @@ class Session:
 class Accounts:
     def __init__(
         self,
-        store: Store | None,
+        store: AccountStore | None,
         idle_timeout_s: float = 1800.0,
         max_sessions: int = 10_000,
     ) -> None:

@@ -15,7 +15,7 @@ import msgspec
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.state import Core
-from tilewall.platform.facts import SYSTEM_ID_SETTING
+from tilewall.host.system.facts import SYSTEM_ID_SETTING
 
 V1 = "failover_v1"
 V2 = "failover_v2"
@@ -60,13 +60,6 @@ class NetworkSettings(msgspec.Struct):
     peer_ip: str = ""
 
 
-def machine_interfaces() -> list[str]:
-    """Names of the machine's network interfaces, loopback excluded."""
-    import psutil
-
-    return sorted(name for name in psutil.net_if_addrs() if name != "lo")
-
-
 def _text(value: str, field: str, required: bool = True) -> str:
     value = value.strip()
     if required and not value:
@@ -106,7 +99,7 @@ class Failover:
         self,
         core: Core,
         system_id: Callable[[], Awaitable[str]],
-        interfaces: Callable[[], list[str]] = machine_interfaces,
+        interfaces: Callable[[], list[str]],
     ) -> None:
         self._core = core
         self._system_id = system_id

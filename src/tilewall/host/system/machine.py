@@ -11,11 +11,11 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from tilewall import INTERFACE_VERSION, __version__
+from tilewall.host.ports import MachineAdapters
 from tilewall.host.state import Core
+from tilewall.host.system.facts import DiagnosticResult, DiagnosticsInput, StationProbe
 from tilewall.host.system.licence import LicenceRules
 from tilewall.host.topology.stations import Stations
-from tilewall.platform import Platform
-from tilewall.platform.diagnostics import DiagnosticResult, DiagnosticsInput, StationProbe
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ class Machine:
     def __init__(
         self,
         core: Core,
-        platform: Platform,
+        platform: MachineAdapters,
         stations: Stations,
         licence: LicenceRules,
         data_dir: Path | None,

@@ -16,13 +16,9 @@ from urllib.parse import urlsplit
 
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound, Unavailable
 from tilewall.host.model import SerialRecord
+from tilewall.host.ports import SerialPorts
 from tilewall.host.state import Core
-from tilewall.platform.serialports import (
-    SerialPorts,
-    SerialSettings,
-    SerialSettingsError,
-    validate_settings,
-)
+from tilewall.host.system.facts import SerialSettings
 
 KEEP = 100
 MAX_BYTES = 64 * 1024
@@ -33,16 +29,6 @@ class SerialWriter(Protocol):
     """Sends bytes out of the serial port of a seat's display."""
 
     async def write(self, seat_id: str, settings: SerialSettings, data: bytes) -> None: ...
-
-
-def check_settings(
-    baud_rate: object, data_bits: object, parity: object, stop_bits: object
-) -> SerialSettings:
-    """The settings as pyserial takes them; the one rule is the serial adapter's."""
-    try:
-        return validate_settings(baud_rate, data_bits, parity, stop_bits)
-    except SerialSettingsError as error:
-        raise Invalid(f"serialSettings.{error}") from None
 
 
 def decode_data(data_b64: object) -> bytes:
@@ -60,10 +46,22 @@ def decode_data(data_b64: object) -> bytes:
 
 
 class Serial:
-    def __init__(self, core: Core, writer: SerialWriter | None = None) -> None:
+    def __init__(
+        self, core: Core, ports: Callable[[], SerialPorts], writer: SerialWriter | None = None
+    ) -> None:
         self._core = core
+        self._ports = ports
         #: None: commands are recorded, not sent
         self.writer = writer
+
+    def check_settings(
+        self, baud_rate: object, data_bits: object, parity: object, stop_bits: object
+    ) -> SerialSettings:
+        """The settings as the port takes them; the one rule is the serial adapter's."""
+        try:
+            return self._ports().check_settings(baud_rate, data_bits, parity, stop_bits)
+        except Invalid as error:
+            raise Invalid(f"serialSettings.{error}") from None
 
     def _seat(self, seat_id: str) -> str:
         if seat_id not in self._core.state.stations:
@@ -86,7 +84,7 @@ class Serial:
     ) -> SerialRecord:
         """Check a command as the interface gives it, then send it to the seat."""
         self._seat(seat_id)
-        settings = check_settings(baud_rate, data_bits, parity, stop_bits)
+        settings = self.check_settings(baud_rate, data_bits, parity, stop_bits)
         return await self.send(seat_id, settings, decode_data(data_b64))
 
     async def send(self, seat_id: str, settings: SerialSettings, data: bytes) -> SerialRecord:
