@@ -23,6 +23,7 @@ from tilewall.host.system.accounts import Accounts
 from tilewall.host.system.failover import Failover
 from tilewall.host.system.licence import LicenceRules
 from tilewall.host.system.machine import Machine
+from tilewall.host.system.machine_settings import MachineSettings
 from tilewall.host.system.printprofiles import PrintProfiles
 from tilewall.host.system.serial import PortWriter, Serial
 from tilewall.host.topology.stations import Stations
@@ -80,6 +81,7 @@ class Host:
         self.serial.writer = PortWriter(self.serial, lambda: self.platform.serial)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
+        self.machine_settings = MachineSettings(lambda: self.platform)
 
     async def load(self) -> None:
         """Read the state, users and sessions from the store."""

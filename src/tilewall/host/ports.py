@@ -158,6 +158,11 @@ class Power(Protocol):
 
 
 class RemoteAccess(Protocol):
+    @property
+    def service(self) -> str:
+        """The name of the service that gives remote control."""
+        ...
+
     async def status(self) -> bool:
         """Whether remote control is running."""
         ...

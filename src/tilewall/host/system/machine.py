@@ -2,6 +2,7 @@
 that belong to the machine rather than to displays. Changes go through the platform
 adapters, which are simulated unless host management is on."""
 
+import asyncio
 import importlib.metadata
 import json
 import logging
@@ -188,3 +189,18 @@ class Machine:
             reverse=True,
         )
         return [*rotated, *([path] if path.exists() else [])]
+
+    async def api_log_tail(self, max_bytes: int) -> str:
+        """The last ``max_bytes`` of the current interface log ("" when there is none)."""
+        path = self.api_log_path()
+        if path is None or not path.exists():
+            return ""
+        return await asyncio.to_thread(_read_tail, path, max_bytes)
+
+
+def _read_tail(path: Path, max_bytes: int) -> str:
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        size = f.tell()
+        f.seek(max(0, size - max_bytes))
+        return f.read().decode("utf-8", errors="replace")
