@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, MediaType, Router, get
+from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -40,6 +41,7 @@ from tilewall.api import (
     zones,
 )
 from tilewall.api.auth import COOKIE, require_session
+from tilewall.api.common import provide_host
 from tilewall.api.errors import HANDLERS
 from tilewall.host.host import Host
 from tilewall.receivers.media import media_file
@@ -148,7 +150,8 @@ def create_app(
     routes += console_routes()
     app = Litestar(
         route_handlers=routes,
-        exception_handlers=HANDLERS,  # type: ignore[arg-type]
+        exception_handlers=HANDLERS,
+        dependencies={"host": Provide(provide_host, sync_to_thread=False)},
         middleware=[access_log],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",

@@ -3,10 +3,11 @@
 import asyncio
 
 import msgspec
-from litestar import MediaType, Request, Response, delete, get, post, put
+from litestar import MediaType, Response, delete, get, post, put
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import errors
 from tilewall.host.errors import Invalid
+from tilewall.host.host import Host
 from tilewall.host.system.machine import PowerOutcome
 from tilewall.platform.diagnostics import DiagnosticResult
 from tilewall.platform.packages import CatalogueEntry, PackageVersion
@@ -53,8 +54,8 @@ class VpnOut(msgspec.Struct):
 
 
 @get("/system", tags=TAGS, summary="Host information", responses=errors())
-async def system_info(request: Request) -> SystemInfoOut:  # type: ignore[type-arg]
-    i = await host_of(request.app.state).machine.info()
+async def system_info(host: Host) -> SystemInfoOut:
+    i = await host.machine.info()
     return SystemInfoOut(
         i.host_name,
         i.ip_address,
@@ -78,8 +79,7 @@ async def system_info(request: Request) -> SystemInfoOut:  # type: ignore[type-a
     summary="Mapping data version (-1 outside a failover group)",
     responses=errors(),
 )
-async def mapping_data_version(request: Request) -> str:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def mapping_data_version(host: Host) -> str:
     return host.mapping_data_version(host.failover_member())
 
 
@@ -101,8 +101,8 @@ _POWER_DOC = (
     description=_POWER_DOC.format("reboots"),
     responses=errors(503),
 )
-async def reboot(request: Request) -> PowerOut:  # type: ignore[type-arg]
-    return _power(await host_of(request.app.state).machine.reboot())
+async def reboot(host: Host) -> PowerOut:
+    return _power(await host.machine.reboot())
 
 
 @put(
@@ -112,8 +112,8 @@ async def reboot(request: Request) -> PowerOut:  # type: ignore[type-arg]
     description=_POWER_DOC.format("shuts down"),
     responses=errors(503),
 )
-async def shutdown(request: Request) -> PowerOut:  # type: ignore[type-arg]
-    return _power(await host_of(request.app.state).machine.shutdown())
+async def shutdown(host: Host) -> PowerOut:
+    return _power(await host.machine.shutdown())
 
 
 @get(
@@ -122,8 +122,8 @@ async def shutdown(request: Request) -> PowerOut:  # type: ignore[type-arg]
     summary="Installed packages (Python distributions, then Debian packages)",
     responses=errors(),
 )
-async def manifest(request: Request) -> ManifestOut:  # type: ignore[type-arg]
-    return ManifestOut(await host_of(request.app.state).platform.packages.manifest())
+async def manifest(host: Host) -> ManifestOut:
+    return ManifestOut(await host.platform.packages.manifest())
 
 
 @get(
@@ -137,8 +137,8 @@ async def manifest(request: Request) -> ManifestOut:  # type: ignore[type-arg]
     ),
     responses=errors(),
 )
-async def diag(request: Request) -> DiagOut:  # type: ignore[type-arg]
-    return DiagOut(await host_of(request.app.state).machine.diagnostics())
+async def diag(host: Host) -> DiagOut:
+    return DiagOut(await host.machine.diagnostics())
 
 
 def _read_tail(path_text: str) -> str:
@@ -161,8 +161,8 @@ def _read_tail(path_text: str) -> str:
     ),
     responses=errors(),
 )
-async def api_log(request: Request) -> Response[str]:  # type: ignore[type-arg]
-    path = host_of(request.app.state).machine.api_log_path()
+async def api_log(host: Host) -> Response[str]:
+    path = host.machine.api_log_path()
     text = ""
     if path is not None and path.exists():
         text = await asyncio.to_thread(_read_tail, str(path))
@@ -175,8 +175,8 @@ async def api_log(request: Request) -> Response[str]:  # type: ignore[type-arg]
     summary="Optional third-party packages and whether they are installed",
     responses=errors(),
 )
-async def third_party(request: Request) -> list[CatalogueEntry]:  # type: ignore[type-arg]
-    return await host_of(request.app.state).platform.packages.catalogue()
+async def third_party(host: Host) -> list[CatalogueEntry]:
+    return await host.platform.packages.catalogue()
 
 
 @post(
@@ -192,18 +192,18 @@ async def third_party(request: Request) -> list[CatalogueEntry]:  # type: ignore
     responses=errors(503),
 )
 async def install_third_party(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     data: list[str],
 ) -> list[CatalogueEntry]:
     if not data:
         raise Invalid("give the names of the packages to install")
-    packages = host_of(request.app.state).platform.packages
+    packages = host.platform.packages
     await packages.install(data)
     return await packages.catalogue()
 
 
-async def _vpn(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    platform = host_of(request.app.state).platform
+async def _vpn(host: Host) -> VpnOut:
+    platform = host.platform
     service = str(getattr(platform.remote, "service", ""))
     return VpnOut(await platform.remote.status(), platform.host_management, service)
 
@@ -221,8 +221,8 @@ _VPN_DOC = (
     description=_VPN_DOC,
     responses=errors(),
 )
-async def vpn_status(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    return await _vpn(request)
+async def vpn_status(host: Host) -> VpnOut:
+    return await _vpn(host)
 
 
 @put(
@@ -232,9 +232,9 @@ async def vpn_status(request: Request) -> VpnOut:  # type: ignore[type-arg]
     description=_VPN_DOC,
     responses=errors(503),
 )
-async def vpn_start(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    await host_of(request.app.state).platform.remote.start()
-    return await _vpn(request)
+async def vpn_start(host: Host) -> VpnOut:
+    await host.platform.remote.start()
+    return await _vpn(host)
 
 
 @delete(
@@ -245,9 +245,9 @@ async def vpn_start(request: Request) -> VpnOut:  # type: ignore[type-arg]
     description=_VPN_DOC,
     responses=errors(503),
 )
-async def vpn_stop(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    await host_of(request.app.state).platform.remote.stop()
-    return await _vpn(request)
+async def vpn_stop(host: Host) -> VpnOut:
+    await host.platform.remote.stop()
+    return await _vpn(host)
 
 
 ROUTES = [
