@@ -73,8 +73,11 @@ def provide_host(state: State) -> Host:
 host_of = provide_host
 
 
-def keyed_by(path_parameter: Callable[..., str]) -> dict[str, Provide]:
+#: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)
+PathKey = Callable[..., str]
+
+
+def keyed_by(path_key: PathKey) -> dict[str, Provide]:
     """The dependency ``key``: the path parameter a by-name or a by-id route names its
-    object with. ``path_parameter`` takes that parameter by its name in the path and
-    answers it, so one handler serves both routes."""
-    return {"key": Provide(path_parameter, sync_to_thread=False)}
+    object with, so one handler serves both routes."""
+    return {"key": Provide(path_key, sync_to_thread=False)}

@@ -5,8 +5,8 @@ import msgspec
 from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, keyed_by
-from tilewall.api.playback import PathKey, control_routes
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
+from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
 from tilewall.host.playback import timeline
@@ -65,7 +65,7 @@ def _mirrorgroup_id(mirrorgroupId: str) -> str:
     return mirrorgroupId
 
 
-def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
+def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
 
     def find(host: Host, key: str) -> MirrorGroup:
@@ -83,7 +83,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         summary=f"Read a mirror group ({how})",
         responses=errors(404),
         name=f"mirror-get-{how}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def read(host: Host, key: str) -> MirrorBody:
         return shape_key(host, key)
@@ -92,7 +92,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         read,
         *control_routes(
             path,
-            key,
+            path_key,
             TAGS,
             f"mirror group {how}",
             resolve,

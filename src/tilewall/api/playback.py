@@ -12,7 +12,7 @@ from litestar import get, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import errors, keyed_by
+from tilewall.api.common import PathKey, errors, keyed_by
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.playback.control import Target, VideoList
@@ -22,8 +22,6 @@ Resolve = Callable[[Host, str], Target]
 #: handlers below are annotated ``-> "Shaped"`` and each route's ``signature_namespace``
 #: names the resource's answer type, so the OpenAPI document shows the real schema
 Shaped = TypeVar("Shaped")
-#: a resource's path parameter by its name in the path (see ``common.keyed_by``)
-PathKey = Callable[..., str]
 
 
 class VideoListBody(msgspec.Struct):
@@ -55,7 +53,7 @@ def media_info(host: Host, target: Target) -> MediaInfoBody:
 
 def switch_route(
     path: str,
-    key: PathKey,
+    path_key: PathKey,
     tags: list[str],
     what: str,
     resolve: Resolve,
@@ -72,7 +70,7 @@ def switch_route(
         summary=f"Switch {what} to a source",
         responses=errors(404),
         name=name,
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
         signature_namespace={"Shaped": response},
     )
     async def switch(
@@ -101,7 +99,7 @@ def switch_route(
 
 def control_routes(
     path: str,
-    key: PathKey,
+    path_key: PathKey,
     tags: list[str],
     what: str,
     resolve: Resolve,
@@ -123,7 +121,7 @@ def control_routes(
             summary=f"{summary} ({what})",
             responses=errors(*extra_codes),
             name=f"{prefix}-{suffix}",
-            dependencies=keyed_by(key),
+            dependencies=keyed_by(path_key),
             signature_namespace={"Shaped": response},
         )
 
@@ -184,7 +182,7 @@ def control_routes(
         summary=f"What plays and where ({what})",
         responses={404: errors(404)[404], 401: errors()[401]},
         name=f"{prefix}-mediainfo",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def mediainfo(host: Host, key: str) -> MediaInfoBody:
         if not_found:

@@ -1,12 +1,10 @@
 """Presets: save the current mapping, list, read, switch and delete; by id and by name."""
 
-from collections.abc import Callable
-
 import msgspec
 from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import Done, errors, keyed_by
+from tilewall.api.common import Done, PathKey, errors, keyed_by
 from tilewall.host.host import Host
 
 TAGS = ["Presets"]
@@ -57,7 +55,7 @@ def _preset_id(id: str) -> str:
 
 
 def _preset_routes(
-    prefix: str, param: str, key: Callable[..., str], by_name: bool
+    prefix: str, param: str, path_key: PathKey, by_name: bool
 ) -> list[HTTPRouteHandler]:
     how = "by name" if by_name else "by id"
 
@@ -67,7 +65,7 @@ def _preset_routes(
         summary=f"Read a preset {how}",
         responses=errors(404),
         name=f"get-preset-{param}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def read(host: Host, key: str) -> PresetRef:
         preset = host.presets.get(key, by_name)
@@ -80,7 +78,7 @@ def _preset_routes(
         summary=f"Delete a preset {how}",
         responses=errors(404),
         name=f"delete-preset-{param}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def remove(host: Host, key: str) -> Done:
         preset = host.presets.get(key, by_name)
@@ -93,7 +91,7 @@ def _preset_routes(
         summary=f"Recall a preset {how}",
         responses=errors(404),
         name=f"switch-preset-{param}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def switch(host: Host, key: str) -> PresetSwitched:
         preset = host.presets.get(key, by_name)

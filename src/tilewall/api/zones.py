@@ -6,8 +6,8 @@ from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, keyed_by
-from tilewall.api.playback import PathKey, control_routes, switch_route
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
+from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import Zone
@@ -91,7 +91,7 @@ def _zone_id(zoneId: str) -> str:
     return zoneId
 
 
-def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
+def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     def find(host: Host, key: str) -> Zone:
         return host.topology.zone(key, by_name)
 
@@ -109,7 +109,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         summary=f"Read a zone ({how})",
         responses=errors(404),
         name=f"zone-get-{how}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def read(host: Host, key: str) -> ZoneFull:
         return full(host, find(host, key))
@@ -120,7 +120,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         summary="Play the assigned source (earlier-style name of play)",
         responses=errors(404, 409),
         name=f"zone-play-assigned-{how}",
-        dependencies=keyed_by(key),
+        dependencies=keyed_by(path_key),
     )
     async def play_assigned(host: Host, key: str) -> ZoneShort:
         zone = find(host, key)
@@ -132,7 +132,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         play_assigned,
         switch_route(
             path,
-            key,
+            path_key,
             TAGS,
             f"a zone ({how})",
             resolve,
@@ -143,7 +143,7 @@ def _routes(path: str, key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
         ),
         *control_routes(
             path,
-            key,
+            path_key,
             TAGS,
             f"zone {how}",
             resolve,
