@@ -4,16 +4,18 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from litestar import Litestar, MediaType, Router, get
+from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response import File
 from litestar.static_files import create_static_files_router
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, Scope, Send
 
 from tilewall import __version__
 from tilewall.api import (
@@ -40,6 +42,7 @@ from tilewall.api import (
     zones,
 )
 from tilewall.api.auth import COOKIE, require_session
+from tilewall.api.common import provide_host
 from tilewall.api.errors import HANDLERS
 from tilewall.host.host import Host
 from tilewall.receivers.media import media_file
@@ -47,7 +50,7 @@ from tilewall.receivers.media import media_file
 log = logging.getLogger("tilewall.access")
 WEB = Path(__file__).parent / "web"
 
-API_MODULES: list[Any] = [
+API_MODULES: list[ModuleType] = [
     session,
     presets,
     sources,
@@ -117,7 +120,7 @@ async def console_css() -> File:
     return File(CONSOLE / "console.css", content_disposition_type="inline")
 
 
-def console_routes() -> list[Any]:
+def console_routes() -> list[ControllerRouterHandler]:
     """The console at / (only its own files, so unknown paths elsewhere stay 404s)."""
     if not CONSOLE.is_dir():
         return []
@@ -129,15 +132,15 @@ def console_routes() -> list[Any]:
 
 def create_app(
     host: Host | None,
-    extra_routes: Sequence[Any] = (),
+    extra_routes: Sequence[ControllerRouterHandler] = (),
     on_startup: Sequence[Callable[..., Any]] = (),
     on_shutdown: Sequence[Callable[..., Any]] = (),
 ) -> Litestar:
-    handlers: list[Any] = []
+    handlers: list[ControllerRouterHandler] = []
     for module in API_MODULES:
         handlers += module.ROUTES
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
-    routes: list[Any] = [api, media_file, *extra_routes]
+    routes: list[ControllerRouterHandler] = [api, media_file, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(
@@ -148,7 +151,8 @@ def create_app(
     routes += console_routes()
     app = Litestar(
         route_handlers=routes,
-        exception_handlers=HANDLERS,  # type: ignore[arg-type]
+        exception_handlers=HANDLERS,
+        dependencies={"host": Provide(provide_host, sync_to_thread=False)},
         middleware=[access_log],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",

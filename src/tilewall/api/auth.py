@@ -1,11 +1,13 @@
 """The session cookie, read leniently: real clients send it with other cookies,
 attributes, odd spacing or quotes."""
 
+from typing import Any
+
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 
-from tilewall.api.common import host_of
+from tilewall.api.common import provide_host
 
 COOKIE = "JSESSIONID"
 
@@ -20,15 +22,17 @@ def session_token(cookie_header: str) -> str:
     return token
 
 
-def token_of(connection: ASGIConnection) -> str:  # type: ignore[type-arg]
+def token_of(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
     return session_token(",".join(connection.headers.getall("cookie", [])).replace(",", ";"))
 
 
-async def require_session(connection: ASGIConnection, handler: BaseRouteHandler) -> None:  # type: ignore[type-arg]
+async def require_session(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
     if handler.opt.get("public"):
         return
     token = token_of(connection)
     if not token:
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
-    if host_of(connection.app.state).accounts.session(token) is None:
+    if provide_host(connection.app.state).accounts.session(token) is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")

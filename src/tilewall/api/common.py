@@ -1,10 +1,13 @@
 """What every resource module shares: the error body, documented error responses, and
 the plain acknowledgement of operations whose body the specification leaves open."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example, Operation
 
@@ -60,6 +63,21 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
     }
 
 
-def host_of(state: Any) -> Host:
+def provide_host(state: State) -> Host:
+    """The host the app serves; a handler that declares ``host: Host`` is given it."""
     host: Host = state.host
     return host
+
+
+#: the receivers' media route (outside the interface) still asks for the host this way
+host_of = provide_host
+
+
+#: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)
+PathKey = Callable[..., str]
+
+
+def keyed_by(path_key: PathKey) -> dict[str, Provide]:
+    """The dependency ``key``: the path parameter a by-name or a by-id route names its
+    object with, so one handler serves both routes."""
+    return {"key": Provide(path_key, sync_to_thread=False)}

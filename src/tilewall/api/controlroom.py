@@ -2,9 +2,9 @@
 the current layout and loading one. Managing layouts is a tilewall extension."""
 
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Layout, Window
 
@@ -110,8 +110,7 @@ def _windows(windows: list[WindowBody]) -> list[Window]:
     summary="Control-room instances: zones assigned to a Command and Control source",
     responses=errors(),
 )
-async def list_instances(request: Request) -> ControlRooms:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_instances(host: Host) -> ControlRooms:
     return ControlRooms(
         [
             ControlRoomInstance(
@@ -132,8 +131,7 @@ async def list_instances(request: Request) -> ControlRooms:  # type: ignore[type
     summary="Layouts of the zone's Command and Control source (none if it has none)",
     responses=errors(404),
 )
-async def zone_layouts(request: Request, videowallZoneName: str) -> ControlLayouts:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def zone_layouts(host: Host, videowallZoneName: str) -> ControlLayouts:
     layouts = host.controlroom.zone_layouts(videowallZoneName)
     return ControlLayouts([control_layout(host, lay) for lay in layouts])
 
@@ -144,8 +142,7 @@ async def zone_layouts(request: Request, videowallZoneName: str) -> ControlLayou
     summary='The layout the zone shows; id "" and name "None" when it shows none',
     responses=errors(),
 )
-async def current_layout(request: Request, videowallZoneName: str) -> ControlLayout:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def current_layout(host: Host, videowallZoneName: str) -> ControlLayout:
     return control_layout(host, host.controlroom.current_layout(videowallZoneName))
 
 
@@ -155,8 +152,7 @@ async def current_layout(request: Request, videowallZoneName: str) -> ControlLay
     summary="Show a layout of the zone's Command and Control source",
     responses=errors(404, 409),
 )
-async def load_layout(request: Request, videowallZoneName: str, layoutName: str) -> ControlLayout:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def load_layout(host: Host, videowallZoneName: str, layoutName: str) -> ControlLayout:
     layout = await host.controlroom.load(videowallZoneName, layoutName)
     return control_layout(host, layout)
 
@@ -171,8 +167,7 @@ async def load_layout(request: Request, videowallZoneName: str, layoutName: str)
     responses=errors(),
     operation_class=Extension,
 )
-async def list_layouts(request: Request) -> LayoutList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_layouts(host: Host) -> LayoutList:
     return LayoutList([layout_out(host, lay) for lay in host.controlroom.layouts()])
 
 
@@ -184,8 +179,7 @@ async def list_layouts(request: Request) -> LayoutList:  # type: ignore[type-arg
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def create_layout(request: Request, data: LayoutIn) -> LayoutOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def create_layout(host: Host, data: LayoutIn) -> LayoutOut:
     layout = await host.controlroom.create(data.name, _windows(data.windows))
     return layout_out(host, layout)
 
@@ -197,8 +191,7 @@ async def create_layout(request: Request, data: LayoutIn) -> LayoutOut:  # type:
     responses=errors(404),
     operation_class=Extension,
 )
-async def get_layout(request: Request, layoutId: str) -> LayoutOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_layout(host: Host, layoutId: str) -> LayoutOut:
     return layout_out(host, host.controlroom.layout(layoutId))
 
 
@@ -209,8 +202,7 @@ async def get_layout(request: Request, layoutId: str) -> LayoutOut:  # type: ign
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def update_layout(request: Request, layoutId: str, data: LayoutUpdate) -> LayoutOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def update_layout(host: Host, layoutId: str, data: LayoutUpdate) -> LayoutOut:
     windows = None if data.windows is None else _windows(data.windows)
     layout = await host.controlroom.update(layoutId, data.name, windows)
     return layout_out(host, layout)
@@ -224,8 +216,8 @@ async def update_layout(request: Request, layoutId: str, data: LayoutUpdate) -> 
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def delete_layout(request: Request, layoutId: str) -> Done:  # type: ignore[type-arg]
-    layout = await host_of(request.app.state).controlroom.delete(layoutId)
+async def delete_layout(host: Host, layoutId: str) -> Done:
+    layout = await host.controlroom.delete(layoutId)
     return Done(f"layout {layout.name!r} deleted")
 
 
@@ -236,14 +228,14 @@ SHADOWED_ZONE = "layouts"
 
 
 @get(f"{LAYOUTS}/layouts", include_in_schema=False, name="controlroom-layouts-zone-layouts")
-async def shadowed_zone_layouts(request: Request) -> ControlLayouts:  # type: ignore[type-arg]
-    result: ControlLayouts = await zone_layouts.fn(request, SHADOWED_ZONE)
+async def shadowed_zone_layouts(host: Host) -> ControlLayouts:
+    result: ControlLayouts = await zone_layouts.fn(host, SHADOWED_ZONE)
     return result
 
 
 @get(f"{LAYOUTS}/currentlayout", include_in_schema=False, name="controlroom-layouts-zone-current")
-async def shadowed_current_layout(request: Request) -> ControlLayout:  # type: ignore[type-arg]
-    result: ControlLayout = await current_layout.fn(request, SHADOWED_ZONE)
+async def shadowed_current_layout(host: Host) -> ControlLayout:
+    result: ControlLayout = await current_layout.fn(host, SHADOWED_ZONE)
     return result
 
 
@@ -252,8 +244,8 @@ async def shadowed_current_layout(request: Request) -> ControlLayout:  # type: i
     include_in_schema=False,
     name="controlroom-layouts-zone-load",
 )
-async def shadowed_load_layout(request: Request, layoutName: str) -> ControlLayout:  # type: ignore[type-arg]
-    result: ControlLayout = await load_layout.fn(request, SHADOWED_ZONE, layoutName)
+async def shadowed_load_layout(host: Host, layoutName: str) -> ControlLayout:
+    result: ControlLayout = await load_layout.fn(host, SHADOWED_ZONE, layoutName)
     return result
 
 

@@ -1,10 +1,10 @@
 """Displays: list, read, switch and playback control, settings, tag, reset."""
 
 import msgspec
-from litestar import Request, get, put
+from litestar import get, put
 from litestar.params import Parameter
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import errors
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.host import Host
 from tilewall.host.model import Display
@@ -70,12 +70,15 @@ def _shape_key(host: Host, key: str) -> DisplayBody:
     return shape(host, host.stations.display(key))
 
 
+def _display_id(displayId: str) -> str:
+    return displayId
+
+
 @get("/displays", tags=TAGS, summary="List displays", responses=errors())
 async def list_displays(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     standalone_only: bool = Parameter(query="isStandaloneOnly", default=False, required=False),
 ) -> DisplayList:
-    host = host_of(request.app.state)
     out = []
     for display_id in sorted(host.state.displays):
         display = host.state.displays[display_id]
@@ -88,14 +91,12 @@ async def list_displays(
 
 
 @get(PATH, tags=TAGS, summary="Read a display", responses=errors(404))
-async def get_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_display(host: Host, displayId: str) -> DisplayBody:
     return shape(host, host.stations.display(displayId))
 
 
 @put(f"{PATH}/reset", tags=TAGS, summary="Restart the display's rendering", responses=errors(404))
-async def reset_display(request: Request, displayId: str) -> DisplayBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def reset_display(host: Host, displayId: str) -> DisplayBody:
     return shape(host, host.stations.reset_display(displayId))
 
 
@@ -109,28 +110,25 @@ def _settings(host: Host, display: Display) -> DisplaySettings:
 
 
 @get(f"{PATH}/settings", tags=TAGS, summary="Display resolution", responses=errors(404))
-async def get_settings(request: Request, displayId: str) -> DisplaySettings:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_settings(host: Host, displayId: str) -> DisplaySettings:
     return _settings(host, host.stations.display(displayId))
 
 
 @put(f"{PATH}/settings", tags=TAGS, summary="Set the display resolution", responses=errors(404))
-async def put_settings(request: Request, displayId: str, data: ResolutionBody) -> DisplaySettings:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def put_settings(host: Host, displayId: str, data: ResolutionBody) -> DisplaySettings:
     display = host.stations.display(displayId)
     await host.stations.set_resolution(display, data.width, data.height)
     return _settings(host, display)
 
 
 @get(f"{PATH}/tag", tags=TAGS, summary="The display's tag", responses=errors(404))
-async def get_tag(request: Request, displayId: str) -> DisplayTag:  # type: ignore[type-arg]
-    display = host_of(request.app.state).stations.display(displayId)
+async def get_tag(host: Host, displayId: str) -> DisplayTag:
+    display = host.stations.display(displayId)
     return DisplayTag(display.display_id, display.tag)
 
 
 @put(f"{PATH}/tag", tags=TAGS, summary="Set the display's tag", responses=errors(404))
-async def put_tag(request: Request, displayId: str, data: TagBody) -> DisplayTag:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def put_tag(host: Host, displayId: str, data: TagBody) -> DisplayTag:
     display = await host.stations.set_tag(host.stations.display(displayId), data.displayTag)
     return DisplayTag(display.display_id, display.tag)
 
@@ -145,7 +143,7 @@ ROUTES = [
     put_tag,
     switch_route(
         PATH,
-        "displayId",
+        _display_id,
         TAGS,
         "a display",
         _resolve,
@@ -155,6 +153,6 @@ ROUTES = [
         "display-switch",
     ),
     *control_routes(
-        PATH, "displayId", TAGS, "display", _resolve, _shape_key, DisplayBody, "display"
+        PATH, _display_id, TAGS, "display", _resolve, _shape_key, DisplayBody, "display"
     ),
 ]

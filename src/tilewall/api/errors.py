@@ -6,6 +6,7 @@ from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.types import ExceptionHandlersMap
 
 from tilewall.host import errors
 
@@ -62,7 +63,7 @@ def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[
     return _body(500, "internal error; the host log has details")
 
 
-HANDLERS = {
+HANDLERS: ExceptionHandlersMap = {
     errors.HostError: host_error,
     ValidationException: validation_error,
     HTTPException: http_error,

@@ -4,9 +4,9 @@ The version 2 group's password is write-only: GET answers it as an empty string.
 """
 
 import msgspec
-from litestar import Request, delete, get, post
+from litestar import delete, get, post
 
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, errors
 from tilewall.host.host import Host
 from tilewall.host.system.failover import GroupV1, GroupV2, NetworkSettings, System
 
@@ -114,8 +114,7 @@ def _network(host: Host, settings: NetworkSettings) -> NetworkOut:
 
 
 @get(V1_PATH, tags=TAGS, summary="Read the failover group (version 1)", responses=errors(404))
-async def get_group_v1(request: Request) -> GroupV1Out:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_group_v1(host: Host) -> GroupV1Out:
     return _v1(host, host.failover.group_v1())
 
 
@@ -126,8 +125,7 @@ async def get_group_v1(request: Request) -> GroupV1Out:  # type: ignore[type-arg
     summary="Create and join a failover group (version 1); both members send the same request",
     responses=errors(409),
 )
-async def join_group_v1(request: Request, data: GroupV1In) -> GroupV1Out:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def join_group_v1(host: Host, data: GroupV1In) -> GroupV1Out:
     group = await host.failover.join_v1(
         GroupV1(
             data.groupname,
@@ -147,8 +145,8 @@ async def join_group_v1(request: Request, data: GroupV1In) -> GroupV1Out:  # typ
     summary="Leave the failover group (version 1)",
     responses=errors(404),
 )
-async def leave_group_v1(request: Request) -> Done:  # type: ignore[type-arg]
-    group = await host_of(request.app.state).failover.leave_v1()
+async def leave_group_v1(host: Host) -> Done:
+    group = await host.failover.leave_v1()
     return Done(f"left failover group {group.name!r}")
 
 
@@ -158,8 +156,8 @@ async def leave_group_v1(request: Request) -> Done:  # type: ignore[type-arg]
     summary="Read the failover group (version 2); the password is answered empty",
     responses=errors(404),
 )
-async def get_group_v2(request: Request) -> GroupV2Out:  # type: ignore[type-arg]
-    return _v2(host_of(request.app.state).failover.group_v2())
+async def get_group_v2(host: Host) -> GroupV2Out:
+    return _v2(host.failover.group_v2())
 
 
 @post(
@@ -169,8 +167,8 @@ async def get_group_v2(request: Request) -> GroupV2Out:  # type: ignore[type-arg
     summary="Create and join a failover group (version 2); a reboot is recommended after",
     responses=errors(409),
 )
-async def join_group_v2(request: Request, data: GroupV2In) -> GroupV2Out:  # type: ignore[type-arg]
-    group = await host_of(request.app.state).failover.join_v2(
+async def join_group_v2(host: Host, data: GroupV2In) -> GroupV2Out:
+    group = await host.failover.join_v2(
         GroupV2(
             name=data.groupName,
             peer_ip=data.peerIP,
@@ -193,14 +191,13 @@ async def join_group_v2(request: Request, data: GroupV2In) -> GroupV2Out:  # typ
     summary="Leave the failover group (version 2)",
     responses=errors(404),
 )
-async def leave_group_v2(request: Request) -> Done:  # type: ignore[type-arg]
-    group = await host_of(request.app.state).failover.leave_v2()
+async def leave_group_v2(host: Host) -> Done:
+    group = await host.failover.leave_v2()
     return Done(f"left failover group {group.name!r}")
 
 
 @get(NETWORK_PATH, tags=TAGS, summary="Read the failover network settings", responses=errors(404))
-async def get_network(request: Request) -> NetworkOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_network(host: Host) -> NetworkOut:
     return _network(host, host.failover.network())
 
 
@@ -212,8 +209,7 @@ async def get_network(request: Request) -> NetworkOut:  # type: ignore[type-arg]
     "a reboot makes the change take effect",
     responses=errors(),
 )
-async def set_network(request: Request, data: NetworkIn) -> NetworkOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def set_network(host: Host, data: NetworkIn) -> NetworkOut:
     settings = await host.failover.set_network(
         data.failoverInterface, data.autoDiscoverPeer, data.peerIP
     )

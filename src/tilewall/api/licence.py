@@ -1,9 +1,10 @@
 """/system/license: the licence the host holds, activation, removal and backup."""
 
 import msgspec
-from litestar import MediaType, Request, Response, delete, get, put
+from litestar import MediaType, Response, delete, get, put
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import errors
+from tilewall.host.host import Host
 from tilewall.host.model import Licence
 
 TAGS = ["System"]
@@ -57,8 +58,8 @@ def shape(licence: Licence) -> LicenceOut:
     description="`numberOfStations` 0 means unlimited. `licenseExpires` empty: never.",
     responses=errors(404),
 )
-async def get_licence(request: Request) -> LicenceOut:  # type: ignore[type-arg]
-    return shape(host_of(request.app.state).licence.require())
+async def get_licence(host: Host) -> LicenceOut:
+    return shape(host.licence.require())
 
 
 @put(
@@ -79,9 +80,8 @@ async def get_licence(request: Request) -> LicenceOut:  # type: ignore[type-arg]
     ),
     responses=errors(403, 404, 409),
 )
-async def put_licence(request: Request, data: LicenceIn) -> LicenceOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
-    system_id = await host.platform.facts.system_id()
+async def put_licence(host: Host, data: LicenceIn) -> LicenceOut:
+    system_id = await host.failover.system_id()
     activation = await host.licence.activate(
         data.activationCode, data.numberOfStations, system_id, host.machine.today()
     )
@@ -96,8 +96,8 @@ async def put_licence(request: Request, data: LicenceIn) -> LicenceOut:  # type:
     description="A host without a licence is unrestricted until a licence is claimed.",
     responses=errors(404),
 )
-async def delete_licence(request: Request) -> LicenceRemoved:  # type: ignore[type-arg]
-    removed = await host_of(request.app.state).licence.remove()
+async def delete_licence(host: Host) -> LicenceRemoved:
+    removed = await host.licence.remove()
     return LicenceRemoved("licence removed", shape(removed))
 
 
@@ -113,8 +113,8 @@ async def delete_licence(request: Request) -> LicenceRemoved:  # type: ignore[ty
     ),
     responses=errors(404),
 )
-async def download_licence(request: Request) -> Response[str]:  # type: ignore[type-arg]
-    name, text = host_of(request.app.state).licence.backup()
+async def download_licence(host: Host) -> Response[str]:
+    name, text = host.licence.backup()
     return Response(
         text,
         media_type=MediaType.TEXT,

@@ -1,13 +1,15 @@
 """The media library (a tilewall extension): list, upload, read, delete files."""
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import msgspec
 from litestar import Request, delete, get, put
 from litestar.response import File
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
 from tilewall.host.content.media import MediaFile, from_url_path
+from tilewall.host.host import Host
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
@@ -36,8 +38,8 @@ def shape(f: MediaFile) -> MediaFileBody:
     responses=errors(),
     operation_class=Extension,
 )
-async def list_media(request: Request) -> MediaList:  # type: ignore[type-arg]
-    return MediaList([shape(f) for f in host_of(request.app.state).media.all()])
+async def list_media(host: Host) -> MediaList:
+    return MediaList([shape(f) for f in host.media.all()])
 
 
 @put(
@@ -48,7 +50,7 @@ async def list_media(request: Request) -> MediaList:  # type: ignore[type-arg]
     operation_class=Extension,
     request_max_body_size=MAX_UPLOAD,
 )
-async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: ignore[type-arg]
+async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -> MediaFileBody:
     name = from_url_path(
         request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
     )
@@ -57,7 +59,7 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
         async for chunk in request.stream():
             yield chunk
 
-    return shape(await host_of(request.app.state).media.save(name, chunks()))
+    return shape(await host.media.save(name, chunks()))
 
 
 @get(
@@ -68,11 +70,11 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
     operation_class=Extension,
     media_type="application/octet-stream",
 )
-async def get_media(request: Request, name: str) -> File:  # type: ignore[type-arg]
+async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> File:
     name = from_url_path(
         request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
     )
-    media = host_of(request.app.state).media
+    media = host.media
     canonical = media.require_file(name)
     return File(
         media.path(canonical),
@@ -89,11 +91,11 @@ async def get_media(request: Request, name: str) -> File:  # type: ignore[type-a
     responses=errors(404),
     operation_class=Extension,
 )
-async def delete_media(request: Request, name: str) -> Done:  # type: ignore[type-arg]
+async def delete_media(host: Host, request: Request[Any, Any, Any], name: str) -> Done:
     name = from_url_path(
         request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
     )
-    media = host_of(request.app.state).media
+    media = host.media
     media.delete(name)
     return Done(f"media file {name.lstrip('/')!r} deleted")
 

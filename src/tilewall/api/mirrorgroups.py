@@ -1,12 +1,11 @@
 """Mirror groups: every operation by name and by id; create, update and delete are
 tilewall extensions."""
 
-from typing import Any
-
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
+from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
 from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -58,7 +57,15 @@ def shape(group: MirrorGroup) -> MirrorBody:
     )
 
 
-def _routes(path: str, param: str, by_name: bool) -> list[Any]:
+def _mirrorgroup_name(mirrorgroupName: str) -> str:
+    return mirrorgroupName
+
+
+def _mirrorgroup_id(mirrorgroupId: str) -> str:
+    return mirrorgroupId
+
+
+def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
 
     def find(host: Host, key: str) -> MirrorGroup:
@@ -76,15 +83,16 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
         summary=f"Read a mirror group ({how})",
         responses=errors(404),
         name=f"mirror-get-{how}",
+        dependencies=keyed_by(path_key),
     )
-    async def read(request: Request) -> MirrorBody:  # type: ignore[type-arg]
-        return shape_key(host_of(request.app.state), request.path_params[param])
+    async def read(host: Host, key: str) -> MirrorBody:
+        return shape_key(host, key)
 
     return [
         read,
         *control_routes(
             path,
-            param,
+            path_key,
             TAGS,
             f"mirror group {how}",
             resolve,
@@ -97,8 +105,7 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
 
 
 @get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
-async def list_mirrors(request: Request) -> MirrorList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_mirrors(host: Host) -> MirrorList:
     groups = sorted(host.state.mirrors.values(), key=lambda g: g.name)
     return MirrorList([MirrorRef(g.id, g.name) for g in groups])
 
@@ -111,8 +118,7 @@ async def list_mirrors(request: Request) -> MirrorList:  # type: ignore[type-arg
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def create_mirror(request: Request, data: MirrorIn) -> MirrorBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def create_mirror(host: Host, data: MirrorIn) -> MirrorBody:
     return shape(await host.topology.create_mirror(data.name, data.displayIds))
 
 
@@ -123,8 +129,7 @@ async def create_mirror(request: Request, data: MirrorIn) -> MirrorBody:  # type
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def update_mirror(request: Request, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def update_mirror(host: Host, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:
     group = host.topology.mirror(mirrorgroupId)
     return shape(await host.topology.update_mirror(group, data.name, data.displayIds))
 
@@ -137,8 +142,7 @@ async def update_mirror(request: Request, mirrorgroupId: str, data: MirrorUpdate
     responses=errors(404),
     operation_class=Extension,
 )
-async def delete_mirror(request: Request, mirrorgroupId: str) -> Done:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def delete_mirror(host: Host, mirrorgroupId: str) -> Done:
     group = host.topology.mirror(mirrorgroupId)
     await host.topology.delete_mirror(group)
     return Done(f"mirror group {group.name!r} deleted")
@@ -149,6 +153,6 @@ ROUTES = [
     create_mirror,
     update_mirror,
     delete_mirror,
-    *_routes(BY_NAME, "mirrorgroupName", by_name=True),
-    *_routes(BY_ID, "mirrorgroupId", by_name=False),
+    *_routes(BY_NAME, _mirrorgroup_name, by_name=True),
+    *_routes(BY_ID, _mirrorgroup_id, by_name=False),
 ]

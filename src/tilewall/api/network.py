@@ -4,10 +4,11 @@ receiver's address as the host sees it, or its seat id when several share an add
 from typing import Any
 
 import msgspec
-from litestar import Request, get, put
+from litestar import get, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.host.errors import NotFound
+from tilewall.host.host import Host
 from tilewall.host.model import Station
 
 TAGS = ["Receiver devices"]
@@ -85,15 +86,14 @@ def shape(station: Station, online: bool) -> ReceiverDevice:
     )
 
 
-def _device(request: Request, station: Station) -> ReceiverDevice:  # type: ignore[type-arg]
-    return shape(station, host_of(request.app.state).stations.is_online(station.seat_id))
+def _device(host: Host, station: Station) -> ReceiverDevice:
+    return shape(station, host.stations.is_online(station.seat_id))
 
 
 @get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
-async def list_network(request: Request) -> NetworkList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_network(host: Host) -> NetworkList:
     stations = sorted(host.state.stations.values(), key=lambda s: s.seat_id)
-    return NetworkList([_device(request, s) for s in stations])
+    return NetworkList([_device(host, s) for s in stations])
 
 
 @get(
@@ -102,16 +102,16 @@ async def list_network(request: Request) -> NetworkList:  # type: ignore[type-ar
     summary="USB devices of a seat",
     responses=errors(404),
 )
-async def usb_devices(request: Request, seatId: str) -> UsbDevices:  # type: ignore[type-arg]
-    station = host_of(request.app.state).stations.station(seatId)
+async def usb_devices(host: Host, seatId: str) -> UsbDevices:
+    station = host.stations.station(seatId)
     if not station.usb_devices:
         raise NotFound(f"no devices found on seat {station.seat_id!r}")
     return UsbDevices(list(station.usb_devices))
 
 
 @get("/network/{ip:str}", tags=TAGS, summary="Read a receiver device", responses=errors(404, 409))
-async def get_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
-    return _device(request, host_of(request.app.state).stations.station(ip))
+async def get_device(host: Host, ip: str) -> ReceiverDevice:
+    return _device(host, host.stations.station(ip))
 
 
 @put(
@@ -120,8 +120,8 @@ async def get_device(request: Request, ip: str) -> ReceiverDevice:  # type: igno
     summary="Reset (reload) a receiver device",
     responses=errors(404, 409),
 )
-async def reset_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
-    return _device(request, host_of(request.app.state).stations.reset_station(ip))
+async def reset_device(host: Host, ip: str) -> ReceiverDevice:
+    return _device(host, host.stations.reset_station(ip))
 
 
 @put(
@@ -130,8 +130,8 @@ async def reset_device(request: Request, ip: str) -> ReceiverDevice:  # type: ig
     summary="Lock a receiver device to this host",
     responses=errors(403, 404, 409),
 )
-async def lock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
-    return _device(request, await host_of(request.app.state).stations.lock(ip))
+async def lock_device(host: Host, ip: str) -> ReceiverDevice:
+    return _device(host, await host.stations.lock(ip))
 
 
 @put(
@@ -140,8 +140,8 @@ async def lock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ign
     summary="Unlock a receiver device",
     responses=errors(404, 409),
 )
-async def unlock_device(request: Request, ip: str) -> ReceiverDevice:  # type: ignore[type-arg]
-    return _device(request, await host_of(request.app.state).stations.unlock(ip))
+async def unlock_device(host: Host, ip: str) -> ReceiverDevice:
+    return _device(host, await host.stations.unlock(ip))
 
 
 @put(
@@ -154,12 +154,11 @@ async def unlock_device(request: Request, ip: str) -> ReceiverDevice:  # type: i
     operation_class=Extension,
 )
 async def set_device_identity(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     ip: str,
     data: Identity,
 ) -> ReceiverDevice:
-    stations = host_of(request.app.state).stations
-    return _device(request, await stations.set_identity(ip, data.name, data.location))
+    return _device(host, await host.stations.set_identity(ip, data.name, data.location))
 
 
 ROUTES = [

@@ -1,11 +1,12 @@
 """Broadcast alerts, display ids and DPMS: what shows over the content of displays."""
 
 import msgspec
-from litestar import Request, get, put
+from litestar import get, put
 from litestar.params import Parameter
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import errors
 from tilewall.host.errors import Invalid
+from tilewall.host.host import Host
 from tilewall.host.playback.overlays import OverlayState
 
 TAGS = ["System"]
@@ -39,8 +40,7 @@ class DpmsStatus(msgspec.Struct):
     displaysOff: list[int]
 
 
-def _status(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+def _status(host: Host) -> BroadcastStatus:
     alert = host.overlays.active_alert()
     if alert is None:
         return BroadcastStatus(False, "", "", 0, 0)
@@ -51,8 +51,8 @@ def _status(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
 
 
 @get("/system/broadcast", tags=TAGS, summary="Broadcast alert status", responses=errors())
-async def broadcast_status(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
-    return _status(request)
+async def broadcast_status(host: Host) -> BroadcastStatus:
+    return _status(host)
 
 
 @put(
@@ -61,17 +61,15 @@ async def broadcast_status(request: Request) -> BroadcastStatus:  # type: ignore
     summary="Show a broadcast alert on every display",
     responses=errors(),
 )
-async def broadcast_start(request: Request, data: BroadcastIn) -> BroadcastStatus:  # type: ignore[type-arg]
-    await host_of(request.app.state).overlays.start_alert(
-        data.message, data.alertLevel, data.lengthMillisec
-    )
-    return _status(request)
+async def broadcast_start(host: Host, data: BroadcastIn) -> BroadcastStatus:
+    await host.overlays.start_alert(data.message, data.alertLevel, data.lengthMillisec)
+    return _status(host)
 
 
 @put("/system/broadcast/stop", tags=TAGS, summary="Stop the broadcast alert", responses=errors())
-async def broadcast_stop(request: Request) -> BroadcastStatus:  # type: ignore[type-arg]
-    await host_of(request.app.state).overlays.stop_alert()
-    return _status(request)
+async def broadcast_stop(host: Host) -> BroadcastStatus:
+    await host.overlays.stop_alert()
+    return _status(host)
 
 
 def _ids(state: OverlayState) -> DisplayIdsStatus:
@@ -85,10 +83,10 @@ def _ids(state: OverlayState) -> DisplayIdsStatus:
     responses=errors(404),
 )
 async def ids_start(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     display_id: int | None = Parameter(query="displayId", default=None, required=False),
 ) -> DisplayIdsStatus:
-    return _ids(await host_of(request.app.state).overlays.show_ids(display_id, True))
+    return _ids(await host.overlays.show_ids(display_id, True))
 
 
 @put(
@@ -98,10 +96,10 @@ async def ids_start(
     responses=errors(404),
 )
 async def ids_stop(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     display_id: int | None = Parameter(query="displayId", default=None, required=False),
 ) -> DisplayIdsStatus:
-    return _ids(await host_of(request.app.state).overlays.show_ids(display_id, False))
+    return _ids(await host.overlays.show_ids(display_id, False))
 
 
 def _target(data: DpmsIn | None) -> int | None:
@@ -123,8 +121,8 @@ def _dpms(state: OverlayState) -> DpmsStatus:
     summary="Put displays to sleep (all when no body)",
     responses=errors(404),
 )
-async def dpms_off(request: Request, data: DpmsIn | None = None) -> DpmsStatus:  # type: ignore[type-arg]
-    return _dpms(await host_of(request.app.state).overlays.dpms(_target(data), off=True))
+async def dpms_off(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
+    return _dpms(await host.overlays.dpms(_target(data), off=True))
 
 
 @put(
@@ -133,8 +131,8 @@ async def dpms_off(request: Request, data: DpmsIn | None = None) -> DpmsStatus: 
     summary="Wake displays (all when no body)",
     responses=errors(404),
 )
-async def dpms_on(request: Request, data: DpmsIn | None = None) -> DpmsStatus:  # type: ignore[type-arg]
-    return _dpms(await host_of(request.app.state).overlays.dpms(_target(data), off=False))
+async def dpms_on(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
+    return _dpms(await host.overlays.dpms(_target(data), off=False))
 
 
 ROUTES = [broadcast_status, broadcast_start, broadcast_stop, ids_start, ids_stop, dpms_off, dpms_on]

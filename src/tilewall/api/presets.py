@@ -1,10 +1,11 @@
 """Presets: save the current mapping, list, read, switch and delete; by id and by name."""
 
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
+from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import Done, errors, host_of
-from tilewall.host.model import Preset
+from tilewall.api.common import Done, PathKey, errors, keyed_by
+from tilewall.host.host import Host
 
 TAGS = ["Presets"]
 
@@ -28,10 +29,6 @@ class PresetList(msgspec.Struct):
     presets: list[PresetRef]
 
 
-def _find(request: Request, key: str, by_name: bool) -> Preset:  # type: ignore[type-arg]
-    return host_of(request.app.state).presets.get(key, by_name)
-
-
 @post(
     "/presets",
     status_code=200,
@@ -39,17 +36,27 @@ def _find(request: Request, key: str, by_name: bool) -> Preset:  # type: ignore[
     summary="Save the current mapping as a preset",
     responses=errors(),
 )
-async def save_preset(request: Request, data: PresetName) -> PresetRef:  # type: ignore[type-arg]
-    preset = await host_of(request.app.state).presets.save(data.name)
+async def save_preset(host: Host, data: PresetName) -> PresetRef:
+    preset = await host.presets.save(data.name)
     return PresetRef(preset.id, preset.name)
 
 
 @get("/presets", tags=TAGS, summary="List presets", responses=errors())
-async def list_presets(request: Request) -> PresetList:  # type: ignore[type-arg]
-    return PresetList([PresetRef(p.id, p.name) for p in host_of(request.app.state).presets.all()])
+async def list_presets(host: Host) -> PresetList:
+    return PresetList([PresetRef(p.id, p.name) for p in host.presets.all()])
 
 
-def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
+def _preset_name(name: str) -> str:
+    return name
+
+
+def _preset_id(id: str) -> str:
+    return id
+
+
+def _preset_routes(
+    prefix: str, param: str, path_key: PathKey, by_name: bool
+) -> list[HTTPRouteHandler]:
     how = "by name" if by_name else "by id"
 
     @get(
@@ -58,9 +65,10 @@ def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
         summary=f"Read a preset {how}",
         responses=errors(404),
         name=f"get-preset-{param}",
+        dependencies=keyed_by(path_key),
     )
-    async def read(request: Request) -> PresetRef:  # type: ignore[type-arg]
-        preset = _find(request, request.path_params[param], by_name)
+    async def read(host: Host, key: str) -> PresetRef:
+        preset = host.presets.get(key, by_name)
         return PresetRef(preset.id, preset.name)
 
     @delete(
@@ -70,10 +78,11 @@ def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
         summary=f"Delete a preset {how}",
         responses=errors(404),
         name=f"delete-preset-{param}",
+        dependencies=keyed_by(path_key),
     )
-    async def remove(request: Request) -> Done:  # type: ignore[type-arg]
-        preset = _find(request, request.path_params[param], by_name)
-        await host_of(request.app.state).presets.delete(preset)
+    async def remove(host: Host, key: str) -> Done:
+        preset = host.presets.get(key, by_name)
+        await host.presets.delete(preset)
         return Done(f"preset {preset.name!r} deleted")
 
     @put(
@@ -82,10 +91,11 @@ def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
         summary=f"Recall a preset {how}",
         responses=errors(404),
         name=f"switch-preset-{param}",
+        dependencies=keyed_by(path_key),
     )
-    async def switch(request: Request) -> PresetSwitched:  # type: ignore[type-arg]
-        preset = _find(request, request.path_params[param], by_name)
-        playing = await host_of(request.app.state).presets.recall(preset)
+    async def switch(host: Host, key: str) -> PresetSwitched:
+        preset = host.presets.get(key, by_name)
+        playing = await host.presets.recall(preset)
         return PresetSwitched(preset.id, preset.name, playing)
 
     return [read, remove, switch]
@@ -94,6 +104,6 @@ def _preset_routes(prefix: str, param: str, by_name: bool) -> list[object]:
 ROUTES = [
     save_preset,
     list_presets,
-    *_preset_routes("/presets/byname", "name", by_name=True),
-    *_preset_routes("/presets", "id", by_name=False),
+    *_preset_routes("/presets/byname", "name", _preset_name, by_name=True),
+    *_preset_routes("/presets", "id", _preset_id, by_name=False),
 ]

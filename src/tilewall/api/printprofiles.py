@@ -7,10 +7,11 @@ not global carries only the values such profiles have.
 from typing import Any
 
 import msgspec
-from litestar import Request, delete, get, post
+from litestar import delete, get, post
 from msgspec import UNSET, UnsetType
 
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, errors
+from tilewall.host.host import Host
 from tilewall.host.system.printprofiles import PrintProfile, to_wire
 
 TAGS = ["Print profiles"]
@@ -92,15 +93,14 @@ def _raw(body: PrintProfileBody) -> dict[str, Any]:
     summary="Create print profiles, or update those of the same queueName (all or none)",
     responses=errors(),
 )
-async def upsert_profiles(request: Request, data: PrintProfiles) -> PrintProfiles:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def upsert_profiles(host: Host, data: PrintProfiles) -> PrintProfiles:
     changed = await host.printprofiles.upsert([_raw(p) for p in data.printProfiles])
     return PrintProfiles([shape(p) for p in changed])
 
 
 @get("/printprofiles", tags=TAGS, summary="List print profiles", responses=errors())
-async def list_profiles(request: Request) -> PrintProfiles:  # type: ignore[type-arg]
-    return PrintProfiles([shape(p) for p in host_of(request.app.state).printprofiles.all()])
+async def list_profiles(host: Host) -> PrintProfiles:
+    return PrintProfiles([shape(p) for p in host.printprofiles.all()])
 
 
 @get(
@@ -109,8 +109,8 @@ async def list_profiles(request: Request) -> PrintProfiles:  # type: ignore[type
     summary="Read the print profile of a queue",
     responses=errors(404),
 )
-async def get_profile(request: Request, queuename: str) -> PrintProfiles:  # type: ignore[type-arg]
-    return PrintProfiles([shape(host_of(request.app.state).printprofiles.get(queuename))])
+async def get_profile(host: Host, queuename: str) -> PrintProfiles:
+    return PrintProfiles([shape(host.printprofiles.get(queuename))])
 
 
 @delete(
@@ -120,8 +120,8 @@ async def get_profile(request: Request, queuename: str) -> PrintProfiles:  # typ
     summary="Delete the print profile of a queue",
     responses=errors(404),
 )
-async def delete_profile(request: Request, queuename: str) -> Done:  # type: ignore[type-arg]
-    profile = await host_of(request.app.state).printprofiles.delete(queuename)
+async def delete_profile(host: Host, queuename: str) -> Done:
+    profile = await host.printprofiles.delete(queuename)
     return Done(f"print profile of queue {profile.queue_name!r} deleted")
 
 

@@ -5,11 +5,10 @@ The answer carries the host clock in the ``X-Tilewall-Host-Ms`` header (millisec
 since the epoch, read as the answer is made), so a client can place the timeline's
 positions on its own clock."""
 
-from typing import Any
+from litestar import Response, get
+from litestar.datastructures import State
 
-from litestar import Request, Response, get
-
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.host.host import Host
 from tilewall.host.playback.render import RenderState, describe
 from tilewall.receivers.bridge import HostBridge
@@ -18,7 +17,7 @@ TAGS = [EXTENSION_TAG, "Displays"]
 HOST_MS_HEADER = "X-Tilewall-Host-Ms"
 
 
-def describe_seat(state: Any, host: Host, seat_id: str) -> RenderState:
+def describe_seat(state: State, host: Host, seat_id: str) -> RenderState:
     """The hub's description of ``seat_id``; without a hub (an interface-only app), the
     same description from the same inputs the hub's bridge gives."""
     hub = getattr(state, "hub", None)
@@ -47,10 +46,9 @@ def describe_seat(state: Any, host: Host, seat_id: str) -> RenderState:
     responses=errors(404),
     operation_class=Extension,
 )
-async def display_render(request: Request, displayId: str) -> Response[RenderState]:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def display_render(host: Host, state: State, displayId: str) -> Response[RenderState]:
     display = host.stations.display(displayId)
-    rendered = describe_seat(request.app.state, host, display.seat_id)
+    rendered = describe_seat(state, host, display.seat_id)
     now = host.core.clock.now_ms()
     return Response(rendered, headers={HOST_MS_HEADER: str(now)})
 

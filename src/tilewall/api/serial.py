@@ -5,9 +5,10 @@ Commands are written to the seat's serial port (given with the extension
 """
 
 import msgspec
-from litestar import Request, get, post, put
+from litestar import get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.host.host import Host
 from tilewall.host.model import SerialRecord
 
 TAGS = ["Serial"]
@@ -70,9 +71,9 @@ def shape(record: SerialRecord) -> SerialCommandRecord:
     summary="Send a serial command to the display of a seat",
     responses=errors(404, 409, 503),
 )
-async def send_command(request: Request, seatID: str, data: SerialCommand) -> SerialCommandRecord:  # type: ignore[type-arg]
+async def send_command(host: Host, seatID: str, data: SerialCommand) -> SerialCommandRecord:
     s = data.serialSettings
-    record = await host_of(request.app.state).serial.command(
+    record = await host.serial.command(
         seatID, s.baudRate, s.dataBits, s.parity, s.stopBits, data.transmit.base64_data
     )
     return shape(record)
@@ -85,8 +86,8 @@ async def send_command(request: Request, seatID: str, data: SerialCommand) -> Se
     responses=errors(404),
     operation_class=Extension,
 )
-async def list_commands(request: Request, seatID: str) -> SerialCommandList:  # type: ignore[type-arg]
-    records = host_of(request.app.state).serial.records(seatID)
+async def list_commands(host: Host, seatID: str) -> SerialCommandList:
+    records = host.serial.records(seatID)
     return SerialCommandList([shape(r) for r in records])
 
 
@@ -101,8 +102,8 @@ class SerialPortBody(msgspec.Struct):
     responses=errors(404),
     operation_class=Extension,
 )
-async def get_port(request: Request, seatID: str) -> SerialPortBody:  # type: ignore[type-arg]
-    return SerialPortBody(host_of(request.app.state).serial.port(seatID))
+async def get_port(host: Host, seatID: str) -> SerialPortBody:
+    return SerialPortBody(host.serial.port(seatID))
 
 
 @put(
@@ -112,8 +113,8 @@ async def get_port(request: Request, seatID: str) -> SerialPortBody:  # type: ig
     responses=errors(404),
     operation_class=Extension,
 )
-async def put_port(request: Request, seatID: str, data: SerialPortBody) -> SerialPortBody:  # type: ignore[type-arg]
-    return SerialPortBody(await host_of(request.app.state).serial.set_port(seatID, data.port))
+async def put_port(host: Host, seatID: str, data: SerialPortBody) -> SerialPortBody:
+    return SerialPortBody(await host.serial.set_port(seatID, data.port))
 
 
 ROUTES = [send_command, list_commands, get_port, put_port]

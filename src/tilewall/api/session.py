@@ -1,6 +1,7 @@
 """POST /session logs in, DELETE /session logs out."""
 
 import asyncio
+from typing import Any
 
 import msgspec
 from litestar import Request, Response, delete, post
@@ -10,7 +11,8 @@ from litestar.params import Parameter
 
 from tilewall import INTERFACE_VERSION
 from tilewall.api.auth import COOKIE, token_of
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, errors
+from tilewall.host.host import Host
 
 
 class Credentials(msgspec.Struct):
@@ -38,11 +40,12 @@ class SessionBody(msgspec.Struct):
     security=[{}],  # an empty requirement: no session needed to log in
 )
 async def login(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
+    request: Request[Any, Any, Any],
     data: Credentials,
     keep_logged_in: bool = Parameter(query="keepLoggedIn", default=False),
 ) -> Response[SessionBody]:
-    accounts = host_of(request.app.state).accounts
+    accounts = host.accounts
     address = request.client.host if request.client else "unknown"
     delay = accounts.login_delay(address)
     if delay:
@@ -68,8 +71,8 @@ async def login(
 
 
 @delete("/session", status_code=200, tags=["Session"], summary="Log out", responses=errors())
-async def logout(request: Request) -> Done:  # type: ignore[type-arg]
-    await host_of(request.app.state).accounts.close_session(token_of(request))
+async def logout(host: Host, request: Request[Any, Any, Any]) -> Done:
+    await host.accounts.close_session(token_of(request))
     return Done("logged out")
 
 

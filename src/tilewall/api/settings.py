@@ -1,14 +1,13 @@
 """Machine settings under /system: host name, time zone, network interfaces, partner
 access and how receivers are assigned."""
 
-import asyncio
-
 import msgspec
-from litestar import Request, get, put
+from litestar import get, put
 
-from tilewall.api.common import errors, host_of
-from tilewall.host.errors import Failed, Unavailable
+from tilewall.api.common import errors
+from tilewall.host.host import Host
 from tilewall.host.system.facts import InterfaceUpdate, NetworkInterface
+from tilewall.host.system.machine_settings import TimeZone
 
 TAGS = ["System"]
 #: how long PUT /system/networkinterfaces waits for a quick failure before answering 204
@@ -59,8 +58,8 @@ _SIMULATED = (
 
 
 @get("/system/hostname", tags=TAGS, summary="Host name", responses=errors())
-async def get_hostname(request: Request) -> HostNameOut:  # type: ignore[type-arg]
-    return HostNameOut(host_of(request.app.state).platform.hostname.get())
+async def get_hostname(host: Host) -> HostNameOut:
+    return HostNameOut(host.machine_settings.host_name())
 
 
 @put(
@@ -71,17 +70,12 @@ async def get_hostname(request: Request) -> HostNameOut:  # type: ignore[type-ar
     "at most 64 characters." + _SIMULATED,
     responses=errors(503),
 )
-async def put_hostname(request: Request, data: HostNameIn) -> HostNameOut:  # type: ignore[type-arg]
-    hostname = host_of(request.app.state).platform.hostname
-    await hostname.set(data.hostName)
-    return HostNameOut(hostname.get())
+async def put_hostname(host: Host, data: HostNameIn) -> HostNameOut:
+    return HostNameOut(await host.machine_settings.set_host_name(data.hostName))
 
 
-def _zones(request: Request) -> TimeZoneOut:  # type: ignore[type-arg]
-    zones = host_of(request.app.state).platform.timezones
-    return TimeZoneOut(
-        CurrentZone(zones.current(), zones.current_offset_minutes()), zones.available()
-    )
+def _zones(zone: TimeZone) -> TimeZoneOut:
+    return TimeZoneOut(CurrentZone(zone.current, zone.offset_minutes), zone.available)
 
 
 @get(
@@ -95,8 +89,8 @@ def _zones(request: Request) -> TimeZoneOut:  # type: ignore[type-arg]
     ),
     responses=errors(),
 )
-async def get_timezone(request: Request) -> TimeZoneOut:  # type: ignore[type-arg]
-    return _zones(request)
+async def get_timezone(host: Host) -> TimeZoneOut:
+    return _zones(host.machine_settings.time_zone())
 
 
 @put(
@@ -106,9 +100,8 @@ async def get_timezone(request: Request) -> TimeZoneOut:  # type: ignore[type-ar
     description="An IANA zone name from availableTimeZones; others answer 400." + _SIMULATED,
     responses=errors(503),
 )
-async def put_timezone(request: Request, data: TimeZoneIn) -> TimeZoneOut:  # type: ignore[type-arg]
-    await host_of(request.app.state).platform.timezones.set(data.timezone)
-    return _zones(request)
+async def put_timezone(host: Host, data: TimeZoneIn) -> TimeZoneOut:
+    return _zones(await host.machine_settings.set_time_zone(data.timezone))
 
 
 @get(
@@ -118,8 +111,8 @@ async def put_timezone(request: Request, data: TimeZoneIn) -> TimeZoneOut:  # ty
     description="500 with a message while an earlier update is still being applied.",
     responses=errors(500),
 )
-async def get_interfaces(request: Request) -> list[NetworkInterface]:  # type: ignore[type-arg]
-    return await host_of(request.app.state).platform.network.list()
+async def get_interfaces(host: Host) -> list[NetworkInterface]:
+    return await host.machine_settings.network_interfaces()
 
 
 @put(
@@ -136,17 +129,8 @@ async def get_interfaces(request: Request) -> list[NetworkInterface]:  # type: i
     ),
     responses=errors(500),
 )
-async def put_interface(request: Request, data: InterfaceUpdate) -> None:  # type: ignore[type-arg]
-    network = host_of(request.app.state).platform.network
-    try:
-        await network.update(data)
-        await asyncio.wait_for(network.wait_idle(), APPLY_GRACE_SECONDS)
-    except TimeoutError:
-        return  # still applying: accepted
-    except Unavailable as error:
-        raise Failed(str(error)) from error
-    if network.last_error is not None:
-        raise Failed(f"network settings of {data.id} could not be applied: {network.last_error}")
+async def put_interface(host: Host, data: InterfaceUpdate) -> None:
+    await host.machine_settings.update_network_interface(data)
 
 
 @get(
@@ -155,8 +139,8 @@ async def put_interface(request: Request, data: InterfaceUpdate) -> None:  # typ
     summary="Whether a support partner may access the host",
     responses=errors(),
 )
-async def get_partner_access(request: Request) -> PartnerAccess:  # type: ignore[type-arg]
-    return PartnerAccess(host_of(request.app.state).machine.partner_access())
+async def get_partner_access(host: Host) -> PartnerAccess:
+    return PartnerAccess(host.machine.partner_access())
 
 
 @put(
@@ -166,10 +150,8 @@ async def get_partner_access(request: Request) -> PartnerAccess:  # type: ignore
     description="Forbidding it also stops remote control (/system/vpn) if it runs.",
     responses=errors(503),
 )
-async def put_partner_access(request: Request, data: PartnerAccess) -> PartnerAccess:  # type: ignore[type-arg]
-    return PartnerAccess(
-        await host_of(request.app.state).machine.set_partner_access(data.partnerAccess)
-    )
+async def put_partner_access(host: Host, data: PartnerAccess) -> PartnerAccess:
+    return PartnerAccess(await host.machine.set_partner_access(data.partnerAccess))
 
 
 _ASSIGNMENT_DOC = (
@@ -189,8 +171,8 @@ _ASSIGNMENT_DOC = (
     description=_ASSIGNMENT_DOC,
     responses=errors(),
 )
-async def get_assignment(request: Request) -> AssignmentOut:  # type: ignore[type-arg]
-    a = host_of(request.app.state).stations.assignment()
+async def get_assignment(host: Host) -> AssignmentOut:
+    a = host.stations.assignment()
     return AssignmentOut(a.auto_assign, a.auto_inherit)
 
 
@@ -201,8 +183,8 @@ async def get_assignment(request: Request) -> AssignmentOut:  # type: ignore[typ
     description=_ASSIGNMENT_DOC + " A field left out keeps its value.",
     responses=errors(),
 )
-async def put_assignment(request: Request, data: AssignmentIn) -> AssignmentOut:  # type: ignore[type-arg]
-    a = await host_of(request.app.state).stations.set_assignment(data.autoAssign, data.autoInherit)
+async def put_assignment(host: Host, data: AssignmentIn) -> AssignmentOut:
+    a = await host.stations.set_assignment(data.autoAssign, data.autoInherit)
     return AssignmentOut(a.auto_assign, a.auto_inherit)
 
 

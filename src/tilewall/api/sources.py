@@ -1,10 +1,11 @@
 """Sources: list, create, read, update, delete."""
 
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, errors
+from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
 TAGS = ["Sources"]
@@ -49,10 +50,10 @@ def _params(data: SourceIn) -> list[Param]:
 
 @get("/sources", tags=TAGS, summary="List sources", responses=errors())
 async def list_sources(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     source_name: str | None = Parameter(query="sourceName", default=None, required=False),
 ) -> SourceList:
-    return SourceList([shape(s) for s in host_of(request.app.state).sources.all(source_name)])
+    return SourceList([shape(s) for s in host.sources.all(source_name)])
 
 
 @post(
@@ -62,8 +63,7 @@ async def list_sources(
     summary="Create a source",
     responses=errors(403, 404, 409),
 )
-async def create_source(request: Request, data: SourceIn) -> SourceOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def create_source(host: Host, data: SourceIn) -> SourceOut:
     return shape(await host.sources.create(data.sourceName, data.sourceType, _params(data)))
 
 
@@ -71,18 +71,17 @@ async def create_source(request: Request, data: SourceIn) -> SourceOut:  # type:
     "/sources", status_code=200, tags=TAGS, summary="Delete a source by name", responses=errors(404)
 )
 async def delete_source_by_name(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     source_name: str = Parameter(query="sourceName"),
 ) -> Done:
-    host = host_of(request.app.state)
     source = host.sources.by_name(source_name)
     await host.sources.delete(source)
     return Done(f"source {source.name!r} deleted")
 
 
 @get("/sources/{sourceId:str}", tags=TAGS, summary="Read a source", responses=errors(404))
-async def get_source(request: Request, sourceId: str) -> SourceOut:  # type: ignore[type-arg]
-    return shape(host_of(request.app.state).sources.get(sourceId))
+async def get_source(host: Host, sourceId: str) -> SourceOut:
+    return shape(host.sources.get(sourceId))
 
 
 @delete(
@@ -92,8 +91,7 @@ async def get_source(request: Request, sourceId: str) -> SourceOut:  # type: ign
     summary="Delete a source",
     responses=errors(404),
 )
-async def delete_source(request: Request, sourceId: str) -> Done:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def delete_source(host: Host, sourceId: str) -> Done:
     source = host.sources.get(sourceId)
     await host.sources.delete(source)
     return Done(f"source {source.name!r} deleted")
@@ -102,8 +100,7 @@ async def delete_source(request: Request, sourceId: str) -> Done:  # type: ignor
 @put(
     "/sources/{sourceId:str}", tags=TAGS, summary="Update a source", responses=errors(403, 404, 409)
 )
-async def update_source(request: Request, sourceId: str, data: SourceIn) -> SourceOut:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def update_source(host: Host, sourceId: str, data: SourceIn) -> SourceOut:
     return shape(
         await host.sources.update(sourceId, data.sourceName, data.sourceType, _params(data))
     )

@@ -2,11 +2,12 @@
 with its param schema, so clients can build forms for creating and editing sources."""
 
 import msgspec
-from litestar import Request, get
+from litestar import get
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
 from tilewall.host.errors import Forbidden
+from tilewall.host.host import Host
 
 TAGS = [EXTENSION_TAG, "Sources"]
 
@@ -48,9 +49,9 @@ def _param(spec: ParamSpec) -> ParamSchema:
     )
 
 
-def _allowed(request: Request, kind: SourceType) -> bool:  # type: ignore[type-arg]
+def _allowed(host: Host, kind: SourceType) -> bool:
     try:
-        host_of(request.app.state).licence.check_source_type(kind.name)
+        host.licence.check_source_type(kind.name)
     except Forbidden:
         return False
     return True
@@ -63,7 +64,7 @@ def _allowed(request: Request, kind: SourceType) -> bool:  # type: ignore[type-a
     responses=errors(),
     operation_class=Extension,
 )
-async def list_source_types(request: Request) -> SourceTypeList:  # type: ignore[type-arg]
+async def list_source_types(host: Host) -> SourceTypeList:
     return SourceTypeList(
         [
             SourceTypeBody(
@@ -71,7 +72,7 @@ async def list_source_types(request: Request) -> SourceTypeList:  # type: ignore
                 kind.description,
                 kind.help_url,
                 kind.signage,
-                _allowed(request, kind),
+                _allowed(host, kind),
                 [_param(p) for p in kind.params],
             )
             for kind in CATALOGUE.values()

@@ -1,14 +1,13 @@
 """/system: what the host is, its health, power, software and the interface log."""
 
-import asyncio
-
 import msgspec
-from litestar import MediaType, Request, Response, delete, get, post, put
+from litestar import MediaType, Response, delete, get, post, put
 
-from tilewall.api.common import errors, host_of
-from tilewall.host.errors import Invalid
+from tilewall.api.common import errors
+from tilewall.host.host import Host
 from tilewall.host.system.facts import CatalogueEntry, DiagnosticResult, PackageVersion
 from tilewall.host.system.machine import PowerOutcome
+from tilewall.host.system.machine_settings import RemoteControl
 
 TAGS = ["System"]
 #: the newest part of the interface log that GET /system/apilog returns
@@ -52,8 +51,8 @@ class VpnOut(msgspec.Struct):
 
 
 @get("/system", tags=TAGS, summary="Host information", responses=errors())
-async def system_info(request: Request) -> SystemInfoOut:  # type: ignore[type-arg]
-    i = await host_of(request.app.state).machine.info()
+async def system_info(host: Host) -> SystemInfoOut:
+    i = await host.machine.info()
     return SystemInfoOut(
         i.host_name,
         i.ip_address,
@@ -77,8 +76,7 @@ async def system_info(request: Request) -> SystemInfoOut:  # type: ignore[type-a
     summary="Mapping data version (-1 outside a failover group)",
     responses=errors(),
 )
-async def mapping_data_version(request: Request) -> str:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def mapping_data_version(host: Host) -> str:
     return host.mapping_data_version(host.failover_member())
 
 
@@ -100,8 +98,8 @@ _POWER_DOC = (
     description=_POWER_DOC.format("reboots"),
     responses=errors(503),
 )
-async def reboot(request: Request) -> PowerOut:  # type: ignore[type-arg]
-    return _power(await host_of(request.app.state).machine.reboot())
+async def reboot(host: Host) -> PowerOut:
+    return _power(await host.machine.reboot())
 
 
 @put(
@@ -111,8 +109,8 @@ async def reboot(request: Request) -> PowerOut:  # type: ignore[type-arg]
     description=_POWER_DOC.format("shuts down"),
     responses=errors(503),
 )
-async def shutdown(request: Request) -> PowerOut:  # type: ignore[type-arg]
-    return _power(await host_of(request.app.state).machine.shutdown())
+async def shutdown(host: Host) -> PowerOut:
+    return _power(await host.machine.shutdown())
 
 
 @get(
@@ -121,8 +119,8 @@ async def shutdown(request: Request) -> PowerOut:  # type: ignore[type-arg]
     summary="Installed packages (Python distributions, then Debian packages)",
     responses=errors(),
 )
-async def manifest(request: Request) -> ManifestOut:  # type: ignore[type-arg]
-    return ManifestOut(await host_of(request.app.state).platform.packages.manifest())
+async def manifest(host: Host) -> ManifestOut:
+    return ManifestOut(await host.machine_settings.manifest())
 
 
 @get(
@@ -136,16 +134,8 @@ async def manifest(request: Request) -> ManifestOut:  # type: ignore[type-arg]
     ),
     responses=errors(),
 )
-async def diag(request: Request) -> DiagOut:  # type: ignore[type-arg]
-    return DiagOut(await host_of(request.app.state).machine.diagnostics())
-
-
-def _read_tail(path_text: str) -> str:
-    with open(path_text, "rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        f.seek(max(0, size - MAX_API_LOG_BYTES))
-        return f.read().decode("utf-8", errors="replace")
+async def diag(host: Host) -> DiagOut:
+    return DiagOut(await host.machine.diagnostics())
 
 
 @get(
@@ -160,12 +150,8 @@ def _read_tail(path_text: str) -> str:
     ),
     responses=errors(),
 )
-async def api_log(request: Request) -> Response[str]:  # type: ignore[type-arg]
-    path = host_of(request.app.state).machine.api_log_path()
-    text = ""
-    if path is not None and path.exists():
-        text = await asyncio.to_thread(_read_tail, str(path))
-    return Response(text, media_type=MediaType.TEXT)
+async def api_log(host: Host) -> Response[str]:
+    return Response(await host.machine.api_log_tail(MAX_API_LOG_BYTES), media_type=MediaType.TEXT)
 
 
 @get(
@@ -174,8 +160,8 @@ async def api_log(request: Request) -> Response[str]:  # type: ignore[type-arg]
     summary="Optional third-party packages and whether they are installed",
     responses=errors(),
 )
-async def third_party(request: Request) -> list[CatalogueEntry]:  # type: ignore[type-arg]
-    return await host_of(request.app.state).platform.packages.catalogue()
+async def third_party(host: Host) -> list[CatalogueEntry]:
+    return await host.machine_settings.package_catalogue()
 
 
 @post(
@@ -191,20 +177,14 @@ async def third_party(request: Request) -> list[CatalogueEntry]:  # type: ignore
     responses=errors(503),
 )
 async def install_third_party(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     data: list[str],
 ) -> list[CatalogueEntry]:
-    if not data:
-        raise Invalid("give the names of the packages to install")
-    packages = host_of(request.app.state).platform.packages
-    await packages.install(data)
-    return await packages.catalogue()
+    return await host.machine_settings.install_packages(data)
 
 
-async def _vpn(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    platform = host_of(request.app.state).platform
-    service = str(getattr(platform.remote, "service", ""))
-    return VpnOut(await platform.remote.status(), platform.host_management, service)
+def _vpn(remote: RemoteControl) -> VpnOut:
+    return VpnOut(remote.running, remote.performed, remote.service)
 
 
 _VPN_DOC = (
@@ -220,8 +200,8 @@ _VPN_DOC = (
     description=_VPN_DOC,
     responses=errors(),
 )
-async def vpn_status(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    return await _vpn(request)
+async def vpn_status(host: Host) -> VpnOut:
+    return _vpn(await host.machine_settings.remote_control())
 
 
 @put(
@@ -231,9 +211,8 @@ async def vpn_status(request: Request) -> VpnOut:  # type: ignore[type-arg]
     description=_VPN_DOC,
     responses=errors(503),
 )
-async def vpn_start(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    await host_of(request.app.state).platform.remote.start()
-    return await _vpn(request)
+async def vpn_start(host: Host) -> VpnOut:
+    return _vpn(await host.machine_settings.start_remote_control())
 
 
 @delete(
@@ -244,9 +223,8 @@ async def vpn_start(request: Request) -> VpnOut:  # type: ignore[type-arg]
     description=_VPN_DOC,
     responses=errors(503),
 )
-async def vpn_stop(request: Request) -> VpnOut:  # type: ignore[type-arg]
-    await host_of(request.app.state).platform.remote.stop()
-    return await _vpn(request)
+async def vpn_stop(host: Host) -> VpnOut:
+    return _vpn(await host.machine_settings.stop_remote_control())
 
 
 ROUTES = [

@@ -1,10 +1,11 @@
 """Troubleshooting reports: submit the form, download the archive."""
 
 import msgspec
-from litestar import Request, get, post
+from litestar import get, post
 from litestar.response import File
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import errors
+from tilewall.host.host import Host
 from tilewall.host.system.troubleshooting import ReportForm, existing_report
 
 TAGS = ["System"]
@@ -37,10 +38,8 @@ class ReportOut(msgspec.Struct):
     ),
     responses=errors(503),
 )
-async def submit_report(request: Request, data: ReportIn) -> ReportOut:  # type: ignore[type-arg]
-    path = await host_of(request.app.state).submit_troubleshooting_report(
-        ReportForm(**msgspec.structs.asdict(data))
-    )
+async def submit_report(host: Host, data: ReportIn) -> ReportOut:
+    path = await host.submit_troubleshooting_report(ReportForm(**msgspec.structs.asdict(data)))
     return ReportOut(
         "troubleshooting report created",
         "/api/system/downloadtroubleshootingreport",
@@ -55,8 +54,8 @@ async def submit_report(request: Request, data: ReportIn) -> ReportOut:  # type:
     description="404 until a report has been submitted.",
     responses=errors(404),
 )
-async def download_report(request: Request) -> File:  # type: ignore[type-arg]
-    path = existing_report(host_of(request.app.state).data_dir)
+async def download_report(host: Host) -> File:
+    path = existing_report(host.data_dir)
     return File(path, filename=path.name, media_type="application/x-bzip2")
 
 

@@ -1,9 +1,9 @@
 """Video walls: read and delete; create and update are tilewall extensions."""
 
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -70,15 +70,13 @@ def _specs(monitors: list[MonitorBody]) -> list[MonitorSpec]:
 
 
 @get("/videowalls", tags=TAGS, summary="List video walls", responses=errors())
-async def list_walls(request: Request) -> VideoWallList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_walls(host: Host) -> VideoWallList:
     walls = sorted(host.state.walls.values(), key=lambda w: w.name)
     return VideoWallList([shape(host, w) for w in walls])
 
 
 @get(PATH, tags=TAGS, summary="Read a video wall", responses=errors(404))
-async def get_wall(request: Request, videoWallId: str) -> VideoWallBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def get_wall(host: Host, videoWallId: str) -> VideoWallBody:
     return shape(host, host.topology.wall(videoWallId))
 
 
@@ -89,8 +87,7 @@ async def get_wall(request: Request, videoWallId: str) -> VideoWallBody:  # type
     summary="Delete a video wall and its zones",
     responses=errors(404),
 )
-async def delete_wall(request: Request, videoWallId: str) -> Done:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def delete_wall(host: Host, videoWallId: str) -> Done:
     wall = host.topology.wall(videoWallId)
     await host.topology.delete_wall(wall.id)
     return Done(f"video wall {wall.name!r} deleted")
@@ -104,8 +101,7 @@ async def delete_wall(request: Request, videoWallId: str) -> Done:  # type: igno
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def create_wall(request: Request, data: VideoWallIn) -> VideoWallBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def create_wall(host: Host, data: VideoWallIn) -> VideoWallBody:
     wall = await host.topology.create_wall(data.name, _specs(data.monitors), data.canvasGeometry)
     return shape(host, wall)
 
@@ -117,8 +113,7 @@ async def create_wall(request: Request, data: VideoWallIn) -> VideoWallBody:  # 
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def update_wall(request: Request, videoWallId: str, data: VideoWallUpdate) -> VideoWallBody:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def update_wall(host: Host, videoWallId: str, data: VideoWallUpdate) -> VideoWallBody:
     monitors = None if data.monitors is None else _specs(data.monitors)
     wall = await host.topology.update_wall(videoWallId, data.name, monitors, data.canvasGeometry)
     return shape(host, wall)

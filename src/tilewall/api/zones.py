@@ -1,13 +1,12 @@
 """Zones of video walls. Every operation exists by name and by id; both are one
 implementation looked up two ways. Create, update and delete are tilewall extensions."""
 
-from typing import Any
-
 import msgspec
-from litestar import Request, delete, get, post, put
+from litestar import delete, get, post, put
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -84,15 +83,18 @@ def short(zone: Zone) -> ZoneShort:
     )
 
 
-def _finder(by_name: bool) -> Any:
+def _zone_name(zoneName: str) -> str:
+    return zoneName
+
+
+def _zone_id(zoneId: str) -> str:
+    return zoneId
+
+
+def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     def find(host: Host, key: str) -> Zone:
         return host.topology.zone(key, by_name)
 
-    return find
-
-
-def _routes(path: str, param: str, by_name: bool) -> list[Any]:
-    find = _finder(by_name)
     how = "byname" if by_name else "byid"
 
     def resolve(host: Host, key: str) -> Target:
@@ -107,10 +109,10 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
         summary=f"Read a zone ({how})",
         responses=errors(404),
         name=f"zone-get-{how}",
+        dependencies=keyed_by(path_key),
     )
-    async def read(request: Request) -> ZoneFull:  # type: ignore[type-arg]
-        host = host_of(request.app.state)
-        return full(host, find(host, request.path_params[param]))
+    async def read(host: Host, key: str) -> ZoneFull:
+        return full(host, find(host, key))
 
     @put(
         f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}",
@@ -118,10 +120,10 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
         summary="Play the assigned source (earlier-style name of play)",
         responses=errors(404, 409),
         name=f"zone-play-assigned-{how}",
+        dependencies=keyed_by(path_key),
     )
-    async def play_assigned(request: Request) -> ZoneShort:  # type: ignore[type-arg]
-        host = host_of(request.app.state)
-        zone = find(host, request.path_params[param])
+    async def play_assigned(host: Host, key: str) -> ZoneShort:
+        zone = find(host, key)
         await host.playback.play(Target("zone", zone))
         return short(zone)
 
@@ -130,7 +132,7 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
         play_assigned,
         switch_route(
             path,
-            param,
+            path_key,
             TAGS,
             f"a zone ({how})",
             resolve,
@@ -141,7 +143,7 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
         ),
         *control_routes(
             path,
-            param,
+            path_key,
             TAGS,
             f"zone {how}",
             resolve,
@@ -154,8 +156,7 @@ def _routes(path: str, param: str, by_name: bool) -> list[Any]:
 
 
 @get("/zones", tags=TAGS, summary="List zones", responses=errors())
-async def list_zones(request: Request) -> ZoneList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def list_zones(host: Host) -> ZoneList:
     zones = sorted(host.state.zones.values(), key=lambda z: (z.wall_id, z.name))
     return ZoneList([full(host, z) for z in zones])
 
@@ -166,8 +167,7 @@ async def list_zones(request: Request) -> ZoneList:  # type: ignore[type-arg]
     summary="Zones of a video wall",
     responses=errors(404),
 )
-async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def zones_of_wall(host: Host, videoWallId: str) -> ZoneList:
     host.topology.wall(videoWallId)
     zones = sorted(host.topology.zones_of_wall(videoWallId), key=lambda z: z.name)
     return ZoneList([full(host, z) for z in zones])
@@ -175,13 +175,12 @@ async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type
 
 @put(f"{BY_NAME}/rename", tags=TAGS, summary="Rename a zone", responses=errors(404, 409))
 async def rename_zone(
-    request: Request,  # type: ignore[type-arg]
+    host: Host,
     zoneName: str,
     new_name: str | None = Parameter(query="newZoneName", default=None, required=False),
 ) -> ZoneShort:
     if not new_name or not new_name.strip():
         raise Invalid("newZoneName is required")
-    host = host_of(request.app.state)
     zone = host.topology.zone(zoneName, by_name=True)
     return short(await host.topology.update_zone(zone, new_name, None, None))
 
@@ -194,8 +193,7 @@ async def rename_zone(
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def create_zone(request: Request, data: ZoneIn) -> ZoneFull:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def create_zone(host: Host, data: ZoneIn) -> ZoneFull:
     zone = await host.topology.create_zone(
         data.zoneName, data.videowallId, data.displayIds, data.controlDisplayId
     )
@@ -209,8 +207,7 @@ async def create_zone(request: Request, data: ZoneIn) -> ZoneFull:  # type: igno
     responses=errors(404, 409),
     operation_class=Extension,
 )
-async def update_zone(request: Request, zoneId: str, data: ZoneUpdate) -> ZoneFull:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def update_zone(host: Host, zoneId: str, data: ZoneUpdate) -> ZoneFull:
     zone = host.topology.zone(zoneId)
     await host.topology.update_zone(zone, data.zoneName, data.displayIds, data.controlDisplayId)
     return full(host, zone)
@@ -224,8 +221,7 @@ async def update_zone(request: Request, zoneId: str, data: ZoneUpdate) -> ZoneFu
     responses=errors(404),
     operation_class=Extension,
 )
-async def delete_zone(request: Request, zoneId: str) -> Done:  # type: ignore[type-arg]
-    host = host_of(request.app.state)
+async def delete_zone(host: Host, zoneId: str) -> Done:
     zone = host.topology.zone(zoneId)
     await host.topology.delete_zone(zone)
     return Done(f"zone {zone.name!r} deleted")
@@ -238,6 +234,6 @@ ROUTES = [
     create_zone,
     update_zone,
     delete_zone,
-    *_routes(BY_NAME, "zoneName", by_name=True),
-    *_routes(BY_ID, "zoneId", by_name=False),
+    *_routes(BY_NAME, _zone_name, by_name=True),
+    *_routes(BY_ID, _zone_id, by_name=False),
 ]
