@@ -12,10 +12,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tilewall.host.playback.render import RenderState, SignageSource
+from tilewall.host.playback.render import RenderState
+from tilewall.host.playback.render_content import SignageSource
 from tilewall.host.playback.schedule import Item, locate
 from tilewall.receivers import protocol as p
-from tilewall.receivers.hub import Hub, Session
+from tilewall.receivers.hub import Hub
+from tilewall.receivers.session import Session
 
 log = logging.getLogger(__name__)
 
