@@ -13,10 +13,10 @@ from tilewall.platform.network import (
     NetworkInterface,
     SimulatedNetworkInterfaces,
     UnknownInterface,
-    nmcli_settings,
-    read_interfaces,
-    validate_update,
 )
+from tilewall.platform.network_linux import nmcli_settings
+from tilewall.platform.network_read import read_interfaces
+from tilewall.platform.network_validation import validate_update
 from tilewall.platform.routes import default_routes
 from tilewall.platform.runner import CommandResult, RecordingRunner, SubprocessRunner
 from tilewall.platform.settings import MemorySettingsStore

@@ -11,10 +11,12 @@ from litestar.static_files import create_static_files_router
 
 from tilewall.host.clock import ManualClock
 from tilewall.host.model import Display, Resolution, Station
-from tilewall.host.playback.render import HostInfo, OverlayState
+from tilewall.host.playback.render import HostInfo
+from tilewall.host.playback.render_overlays import OverlaySwitches
 from tilewall.host.state import Event, State
-from tilewall.receivers.hub import Hub, Limits
+from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import RECEIVER_PAGE_DIR, receiver_websocket
+from tilewall.receivers.session import Limits
 
 
 class FakeMedia:
@@ -37,7 +39,7 @@ class FakeHost:
         self.state = State()
         self.media: FakeMedia | None = None
         self.clock = ManualClock()
-        self.overlay = OverlayState()
+        self.overlay = OverlaySwitches()
         self.online: dict[str, bool] = {}
         self.hellos: list[tuple[str, str, str]] = []
         self._listeners: list[Callable[[Event], None]] = []
@@ -56,7 +58,7 @@ class FakeHost:
     def host_info(self) -> HostInfo:
         return HostInfo("wallhost", "192.0.2.10")
 
-    def overlays(self) -> OverlayState:
+    def overlays(self) -> OverlaySwitches:
         return self.overlay
 
     async def station_hello(

@@ -10,7 +10,7 @@ import websockets
 
 from tilewall.host.model import Source, Timeline
 from tilewall.host.state import Event
-from tilewall.receivers.hub import Limits
+from tilewall.receivers.session import Limits
 
 from .fakes import FakeHost, serve
 

@@ -20,17 +20,14 @@ from tilewall.host.model import (
     Window,
     Zone,
 )
-from tilewall.host.playback.render import (
-    Alert,
-    HostInfo,
+from tilewall.host.playback.render import HostInfo, RenderState, describe
+from tilewall.host.playback.render_content import (
     LayoutSource,
-    OverlayState,
-    RenderState,
     SignageSource,
     StreamSource,
     WebSource,
-    describe,
 )
+from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
 from tilewall.host.state import State
 
 from .fakes import FakeMedia
@@ -41,10 +38,10 @@ PLAYING = {"state": "playing", "welcome": False, "anchor_ms": NOW - 1000}
 
 
 def render(
-    state: State, seat: str, overlays: OverlayState | None = None, media: FakeMedia | None = None
+    state: State, seat: str, overlays: OverlaySwitches | None = None, media: FakeMedia | None = None
 ) -> RenderState:
     return describe(
-        state, seat, media=media, overlays=overlays or OverlayState(), host=HOST, now_ms=NOW
+        state, seat, media=media, overlays=overlays or OverlaySwitches(), host=HOST, now_ms=NOW
     )
 
 
@@ -270,8 +267,8 @@ def test_overlays(until: int, shown: bool) -> None:
     state = State()
     locked(state, "a", 1)
     locked(state, "b", 2)
-    overlays = OverlayState(
-        alert=Alert("Fire drill", "RED_LEVEL", until),
+    overlays = OverlaySwitches(
+        alert=AlertOverlay("Fire drill", "RED_LEVEL", until),
         display_ids=frozenset({1}),
         dpms_off=frozenset({2}),
     )

@@ -3,9 +3,10 @@
 import asyncio
 
 from tilewall.host.model import Geometry, Monitor, Timeline, VideoWall, Zone
-from tilewall.host.playback.render import Alert, OverlayState
+from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
 from tilewall.host.state import Event
-from tilewall.receivers.hub import Hub, Limits
+from tilewall.receivers.hub import Hub
+from tilewall.receivers.session import Limits
 from tilewall.receivers.virtual import VirtualReceiver
 
 from .fakes import FakeHost, FakeMedia
@@ -49,7 +50,9 @@ async def test_virtual_receivers_of_a_zone_show_the_same_item() -> None:
         assert status is not None and status.item == "intro.mp4"
         assert hub.acked_rev("v1") == hub.rev("v1") == receivers[0].rev
 
-        host.overlay = OverlayState(alert=Alert("Drill", "GREEN_LEVEL", host.now_ms() + 60_000))
+        host.overlay = OverlaySwitches(
+            alert=AlertOverlay("Drill", "GREEN_LEVEL", host.now_ms() + 60_000)
+        )
         host.publish(Event(None))
         await receivers[1].wait_for(lambda r: r.state.overlays.alert is not None)  # type: ignore[union-attr]
         await hub.reset(["v2"])

@@ -69,10 +69,6 @@ def provide_host(state: State) -> Host:
     return host
 
 
-#: the receivers' media route (outside the interface) still asks for the host this way
-host_of = provide_host
-
-
 #: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)
 PathKey = Callable[..., str]
 

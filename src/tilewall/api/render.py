@@ -6,33 +6,13 @@ since the epoch, read as the answer is made), so a client can place the timeline
 positions on its own clock."""
 
 from litestar import Response, get
-from litestar.datastructures import State
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.host.host import Host
-from tilewall.host.playback.render import RenderState, describe
-from tilewall.receivers.bridge import HostBridge
+from tilewall.host.playback.render import RenderState
 
 TAGS = [EXTENSION_TAG, "Displays"]
 HOST_MS_HEADER = "X-Tilewall-Host-Ms"
-
-
-def describe_seat(state: State, host: Host, seat_id: str) -> RenderState:
-    """The hub's description of ``seat_id``; without a hub (an interface-only app), the
-    same description from the same inputs the hub's bridge gives."""
-    hub = getattr(state, "hub", None)
-    if hub is not None:
-        described: RenderState = hub.describe(seat_id)
-        return described
-    bridge = HostBridge(host)
-    return describe(
-        host.state,
-        seat_id,
-        media=bridge.media,
-        overlays=bridge.overlays(),
-        host=bridge.host_info(),
-        now_ms=bridge.now_ms(),
-    )
 
 
 @get(
@@ -46,9 +26,9 @@ def describe_seat(state: State, host: Host, seat_id: str) -> RenderState:
     responses=errors(404),
     operation_class=Extension,
 )
-async def display_render(host: Host, state: State, displayId: str) -> Response[RenderState]:
+async def display_render(host: Host, displayId: str) -> Response[RenderState]:
     display = host.stations.display(displayId)
-    rendered = describe_seat(state, host, display.seat_id)
+    rendered = host.screens.describe(display.seat_id)
     now = host.core.clock.now_ms()
     return Response(rendered, headers={HOST_MS_HEADER: str(now)})
 

@@ -16,6 +16,7 @@ from tilewall.host.errors import Unavailable
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
+from tilewall.host.playback.screens import Screens
 from tilewall.host.ports import Clock, MachineAdapters, Persistence, SettingsStore
 from tilewall.host.state import Core, CoreSettings, State
 from tilewall.host.system import troubleshooting
@@ -71,6 +72,7 @@ class Host:
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
+        self.screens = Screens(self.core, self.media, self.overlays, lambda: self.platform.facts)
         self.failover = Failover(
             self.core,
             lambda: self.platform.facts.system_id(),

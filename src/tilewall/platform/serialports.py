@@ -67,12 +67,12 @@ def validate_settings(
         raise SerialSettingsError(
             f"parity {parity!r} is not one of N, E, O, M, S (or NONE, EVEN, ODD, MARK, SPACE)"
         )
-    try:
-        stops = _STOP_BITS[float(stop_bits)]  # type: ignore[arg-type]
-    except (TypeError, ValueError, KeyError):
-        raise SerialSettingsError(f"stopBits {stop_bits!r} is not 1, 1.5 or 2") from None
-    if isinstance(stop_bits, bool):
+    if isinstance(stop_bits, bool) or not isinstance(stop_bits, int | float | str):
         raise SerialSettingsError(f"stopBits {stop_bits!r} is not 1, 1.5 or 2")
+    try:
+        stops = _STOP_BITS[float(stop_bits)]
+    except (ValueError, KeyError):
+        raise SerialSettingsError(f"stopBits {stop_bits!r} is not 1, 1.5 or 2") from None
     return SerialSettings(baud_rate, data_bits, letter, float(stops))
 
 

@@ -2,16 +2,14 @@
 
 import asyncio
 import logging
-import socket
 from collections.abc import Callable
 
 from tilewall.host.host import Host
 from tilewall.host.model import Resolution
-from tilewall.host.playback.overlays import SETTING as OVERLAYS_SETTING
 from tilewall.host.playback.playlist import MediaCatalog
-from tilewall.host.playback.render import Alert, HostInfo, OverlayState
+from tilewall.host.playback.render import HostInfo
+from tilewall.host.playback.render_overlays import OverlaySwitches
 from tilewall.host.state import Event, State
-from tilewall.platform.facts import primary_ipv4
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -22,8 +20,6 @@ class HostBridge:
 
     def __init__(self, host: Host | None = None) -> None:
         self._host = host
-        self._overlays: tuple[object, OverlayState] | None = None
-        self._info = HostInfo(socket.gethostname(), primary_ipv4() or "127.0.0.1")
 
     @property
     def host(self) -> Host:
@@ -50,27 +46,10 @@ class HostBridge:
         return self.host.core.clock.now_ms()
 
     def host_info(self) -> HostInfo:
-        return self._info
+        return self.host.screens.host_info()
 
-    def overlays(self) -> OverlayState:
-        # asked once per receiver per push: converted again only when the setting changed
-        # (every change stores a new object under the setting's name)
-        raw = self.host.core.state.settings.get(OVERLAYS_SETTING)
-        if self._overlays is not None and self._overlays[0] is raw:
-            return self._overlays[1]
-        s = self.host.overlays.state()
-        alert = s.alert
-        shaped = OverlayState(
-            alert=Alert(alert.message, alert.level, alert.until_ms)  # type: ignore[arg-type]
-            if alert is not None
-            else None,
-            display_ids_all=s.ids_all,
-            display_ids=frozenset(s.ids_displays),
-            dpms_off_all=s.dpms_all_off,
-            dpms_off=frozenset(s.dpms_off_displays),
-        )
-        self._overlays = (raw, shaped)
-        return shaped
+    def overlays(self) -> OverlaySwitches:
+        return self.host.screens.overlays()
 
     async def station_hello(
         self,

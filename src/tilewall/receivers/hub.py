@@ -2,8 +2,9 @@
 
 It pushes each receiver its render description when that changes, answers clock sync,
 pings for liveness, and drops malformed or hostile frames with a log line. It talks to
-the host only through ``HostPort`` and to a connection only through ``Link``, so the
-WebSocket route and the in-process virtual receiver share one code path.
+the host only through ``HostPort`` and to a connection only through ``Link``
+(``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
+one code path.
 """
 
 import asyncio
@@ -11,119 +12,26 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Protocol
 
 import msgspec
 
 from tilewall.host.model import Resolution
-from tilewall.host.playback.playlist import MediaCatalog
-from tilewall.host.playback.render import HostInfo, OverlayState, RenderState, describe
-from tilewall.host.state import Event, State
+from tilewall.host.playback.render import RenderState, describe
+from tilewall.host.state import Event
 from tilewall.receivers import protocol as p
+from tilewall.receivers.changes import Changes
+from tilewall.receivers.ports import HostPort, Link
+from tilewall.receivers.revisions import Revisions
+from tilewall.receivers.session import (
+    CLOSE_NORMAL,
+    CLOSE_OFFLINE,
+    CLOSE_POLICY,
+    CLOSE_REPLACED,
+    Limits,
+    Session,
+)
 
 log = logging.getLogger(__name__)
-
-CLOSE_NORMAL = 1000
-CLOSE_POLICY = 1008
-CLOSE_REPLACED = 4000
-CLOSE_OFFLINE = 4001
-
-
-class HostPort(Protocol):
-    """What the hub needs of the host. The host core implements it."""
-
-    @property
-    def state(self) -> State:
-        """The live host state (read only for the hub)."""
-        ...
-
-    @property
-    def media(self) -> MediaCatalog | None:
-        """The media library, for playlist expansion and video durations."""
-        ...
-
-    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
-        """Call ``listener`` after every change; returns an unsubscribe function."""
-        ...
-
-    def now_ms(self) -> int:
-        """Host time, the clock every timeline is anchored to."""
-        ...
-
-    def host_info(self) -> HostInfo:
-        """Host name and address shown on pairing and welcome screens."""
-        ...
-
-    def overlays(self) -> OverlayState:
-        """Alert, display-id and DPMS switches. Changing them must publish an Event."""
-        ...
-
-    async def station_hello(
-        self,
-        seat_id: str,
-        ip: str,
-        model: str,
-        firmware: str,
-        screen: Resolution,
-        resolutions: list[Resolution],
-        name: str | None,
-    ) -> None:
-        """Record (or create as available) the station of a receiver that said hello."""
-        ...
-
-    def set_online(self, seat_id: str, online: bool) -> None:
-        """The receiver at ``seat_id`` connected (said hello) or went away."""
-        ...
-
-
-class Link(Protocol):
-    """One connection to one receiver."""
-
-    async def send_text(self, text: str) -> None: ...
-
-    async def close(self, code: int) -> None: ...
-
-
-@dataclass(eq=False)
-class Session:
-    link: Link
-    ip: str
-    opened: float
-    last_rx: float
-    tokens: float
-    refilled: float
-    seat_id: str | None = None
-    closed: bool = False
-    #: a close is under way; nothing more is read from or sent to the peer
-    closing: bool = False
-    flooding: bool = False
-    #: the close code a pending close (``closing``) was asked for
-    close_code: int = CLOSE_NORMAL
-    drops: int = 0
-    flood_drops: int = 0
-    acked_rev: int = 0
-    status: p.Status | None = None
-    status_at: float = 0.0
-    ping_id: int = 0
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
-    writer: asyncio.Task[None] | None = None
-
-
-@dataclass(frozen=True)
-class Limits:
-    ping_interval_s: float = 1.0
-    #: a receiver silent this long (no pong, no message) is closed and marked offline
-    offline_after_s: float = 4.0
-    max_frame_bytes: int = p.MAX_FRAME_BYTES
-    #: sustained messages per second per connection, and the burst allowed above it
-    rate_per_s: float = 40.0
-    burst: float = 80.0
-    #: dropped flood messages after which the connection is closed
-    flood_close_after: int = 2000
-    #: messages queued for one receiver before it counts as not reading. Above the burst:
-    #: the replies to a permitted burst are queued before the writer gets to run.
-    outbox: int = 256
 
 
 class Hub:
@@ -138,20 +46,15 @@ class Hub:
         self._monotonic = monotonic
         self._sessions: set[Session] = set()
         self._by_seat: dict[str, Session] = {}
-        self._rendered: dict[str, tuple[bytes, int]] = {}
-        self._rev = 0
-        self._dirty_all = False
-        self._dirty: set[int] = set()
-        self._wake = asyncio.Event()
+        self._revisions = Revisions()
+        self._changes = Changes()
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- lifecycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
-        # Revisions go on increasing across host restarts (a receiver keeps the one it
-        # shows): they start from the host clock in microseconds, far below 2**53.
-        self._rev = max(self._rev, self.port.now_ms() * 1000)
+        self._revisions.start(self.port.now_ms())
         self._unsubscribe = self.port.subscribe(self._on_event)
         self._tasks = [
             asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
@@ -194,8 +97,7 @@ class Hub:
 
     def rev(self, seat_id: str) -> int:
         """The revision of the last description sent to ``seat_id`` (0: none yet)."""
-        rendered = self._rendered.get(seat_id)
-        return rendered[1] if rendered else 0
+        return self._revisions.rev(seat_id)
 
     def describe(self, seat_id: str) -> RenderState:
         port = self.port
@@ -212,11 +114,7 @@ class Hub:
 
     def refresh(self, display_ids: Iterable[int] | None = None) -> None:
         """Recompute and push (if changed) for these displays, or for every receiver."""
-        if display_ids is None:
-            self._dirty_all = True
-        else:
-            self._dirty.update(display_ids)
-        self._wake.set()
+        self._changes.mark(display_ids)
 
     async def disconnect(self, seat_id: str) -> bool:
         """Close the connection of ``seat_id``; the receiver will reconnect by itself."""
@@ -242,18 +140,8 @@ class Hub:
     # --- connections ----------------------------------------------------------------------
 
     def open(self, link: Link, ip: str) -> Session:
-        now = self._monotonic()
-        limits = self.limits
-        session = Session(
-            link=link,
-            ip=ip,
-            opened=now,
-            last_rx=now,
-            tokens=limits.burst,
-            refilled=now,
-            outbox=asyncio.Queue(max(limits.outbox, int(limits.burst) + 64)),
-        )
-        session.writer = asyncio.create_task(self._write_loop(session))
+        session = Session.open(link, ip, self._monotonic(), self.limits)
+        session.start_writer(self._send_failed)
         self._sessions.add(session)
         return session
 
@@ -273,11 +161,7 @@ class Hub:
         if seat is not None and self._by_seat.get(seat) is session:
             del self._by_seat[seat]
             self._safe(self.port.set_online, seat, False)
-        writer = session.writer
-        if writer is not None and writer is not asyncio.current_task():
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+        await session.stop_writer()
         with contextlib.suppress(Exception):
             await session.link.close(code)
 
@@ -303,7 +187,7 @@ class Hub:
         try:
             await self._handle(session, message)
         except Exception:
-            log.exception("receiver %s: failed to handle %s", self._who(session), message.__class__)
+            log.exception("receiver %s: failed to handle %s", session.who, message.__class__)
 
     # --- message handling ---------------------------------------------------------------
 
@@ -351,7 +235,8 @@ class Hub:
         self._by_seat[seat] = session
         if first:
             self._safe(self.port.set_online, seat, True)
-        rev, state = self._render(seat)
+        state = self.describe(seat)
+        rev, _ = self._revisions.record(seat, state)
         self._send(
             session,
             p.Welcome(
@@ -363,35 +248,16 @@ class Hub:
             ),
         )
 
-    def _render(self, seat: str) -> tuple[int, RenderState]:
-        """The description of ``seat`` and its revision, a new one if it changed."""
-        state = self.describe(seat)
-        body = p.encoder.encode(state)
-        last = self._rendered.get(seat)
-        if last is not None and last[0] == body:
-            return last[1], state
-        self._rev += 1
-        self._rendered[seat] = (body, self._rev)
-        return self._rev, state
-
     # --- push on change -------------------------------------------------------------------
 
     def _on_event(self, event: Event) -> None:
         # every change names the displays it affects; liveness and other topology-only
         # events name none and must not re-render the whole fleet
-        if event.displays is None:
-            self._dirty_all = True
-        else:
-            self._dirty.update(event.displays)
-        self._wake.set()
+        self._changes.mark(event.displays)
 
     async def _push_loop(self) -> None:
         while True:
-            await self._wake.wait()
-            await asyncio.sleep(0)  # coalesce the events of one change
-            self._wake.clear()
-            every, displays = self._dirty_all, self._dirty
-            self._dirty_all, self._dirty = False, set()
+            every, displays = await self._changes.next()
             try:
                 self._push(every, displays)
             except Exception:
@@ -410,9 +276,9 @@ class Hub:
             )
             if not affected:
                 continue
-            before = self._rendered.get(seat)
-            rev, state = self._render(seat)
-            if before is None or before[1] != rev:
+            state = self.describe(seat)
+            rev, new = self._revisions.record(seat, state)
+            if new:
                 self._send(session, p.StateUpdate(rev=rev, state=state))
 
     # --- sending ------------------------------------------------------------------------
@@ -420,23 +286,13 @@ class Hub:
     def _send(self, session: Session, message: p.HostMessage) -> None:
         if session.closed or session.closing:
             return
-        try:
-            session.outbox.put_nowait(p.encode(message))
-        except asyncio.QueueFull:
-            log.warning("receiver %s: not reading its messages; closing", self._who(session))
+        if not session.queue(p.encode(message)):
+            log.warning("receiver %s: not reading its messages; closing", session.who)
             self._close_later(session, CLOSE_POLICY)
 
-    async def _write_loop(self, session: Session) -> None:
-        while True:
-            text = await session.outbox.get()
-            if text is None:
-                return
-            try:
-                await session.link.send_text(text)
-            except Exception as error:
-                log.info("receiver %s: send failed (%s); closing", self._who(session), error)
-                self._close_later(session, CLOSE_NORMAL)
-                return
+    def _send_failed(self, session: Session, error: Exception) -> None:
+        log.info("receiver %s: send failed (%s); closing", session.who, error)
+        self._close_later(session, CLOSE_NORMAL)
 
     def _close_later(self, session: Session, code: int) -> None:
         if session.closing or session.closed:
@@ -459,7 +315,7 @@ class Hub:
             now = self._monotonic()
             for session in list(self._sessions):
                 if now - session.last_rx > self.limits.offline_after_s:
-                    log.info("receiver %s stopped answering; offline", self._who(session))
+                    log.info("receiver %s stopped answering; offline", session.who)
                     await self.close(session, CLOSE_OFFLINE)
                 elif session.seat_id is not None:
                     session.ping_id += 1
@@ -468,32 +324,23 @@ class Hub:
     # --- hostile input ----------------------------------------------------------------------
 
     def _admit(self, session: Session, now: float) -> bool:
-        """Token bucket per connection; a long flood closes the connection."""
-        limits = self.limits
-        refill = max(now - session.refilled, 0.0) * limits.rate_per_s
-        session.refilled = now
-        session.tokens = min(limits.burst, session.tokens + refill)
-        if session.tokens >= 1.0:
-            session.tokens -= 1.0
+        """Whether a frame is within the connection's rate; a long flood closes it."""
+        if session.take_token(now, self.limits):
             session.flooding = False
             return True
         session.flood_drops += 1
         if not session.flooding:
             session.flooding = True
-            log.warning("receiver %s: flooding; dropping messages", self._who(session))
-        if session.flood_drops >= limits.flood_close_after:
-            log.warning("receiver %s: flood went on; closing", self._who(session))
+            log.warning("receiver %s: flooding; dropping messages", session.who)
+        if session.flood_drops >= self.limits.flood_close_after:
+            log.warning("receiver %s: flood went on; closing", session.who)
             self._close_later(session, CLOSE_POLICY)
         return False
 
     def _drop(self, session: Session, reason: str) -> None:
         session.drops += 1
         if session.drops <= 20 or session.drops % 1000 == 0:
-            log.warning("receiver %s: dropped %s", self._who(session), reason)
-
-    @staticmethod
-    def _who(session: Session) -> str:
-        return f"{session.seat_id or '?'}@{session.ip}"
+            log.warning("receiver %s: dropped %s", session.who, reason)
 
     @staticmethod
     def _safe(call: Callable[[str, bool], None], seat: str, online: bool) -> None:

@@ -7,14 +7,15 @@ import mimetypes
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from litestar import Request, Response, get
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
-from tilewall.api.common import host_of
 from tilewall.host.content.media import from_url_path
 from tilewall.host.errors import HostError
+from tilewall.host.host import Host
 
 CHUNK = 256 * 1024
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -54,9 +55,11 @@ async def _read(path: Path, start: int, length: int) -> AsyncIterator[bytes]:
 
 
 @get("/media/{name:path}", include_in_schema=False, name="receiver-media")
-async def media_file(request: Request, name: str) -> Response[bytes] | Stream:  # type: ignore[type-arg]
+async def media_file(
+    request: Request[Any, Any, Any], host: Host, name: str
+) -> Response[bytes] | Stream:
     name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
-    library = host_of(request.app.state).media
+    library = host.media
     try:
         path = library.path(library.require_file(name))
     except HostError as exc:

@@ -8,6 +8,7 @@ requests; the page loads its modules from ``/receiver/``.
 import contextlib
 import logging
 from pathlib import Path
+from typing import Any
 
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
@@ -24,7 +25,7 @@ RECEIVER_PAGE_DIR = Path(__file__).resolve().parent.parent / "web" / "receiver"
 class SocketLink:
     """A ``Link`` over a Litestar WebSocket."""
 
-    def __init__(self, socket: WebSocket) -> None:  # type: ignore[type-arg]
+    def __init__(self, socket: WebSocket[Any, Any, Any]) -> None:
         self.socket = socket
 
     async def send_text(self, text: str) -> None:
@@ -39,7 +40,7 @@ def receiver_websocket(hub: Hub, path: str = RECEIVER_PATH) -> WebsocketRouteHan
     """A route handler for receivers' WebSocket connections, served by ``hub``."""
 
     @websocket(path, name="receiver-ws", opt={"exclude_from_auth": True})
-    async def receiver_ws(socket: WebSocket) -> None:  # type: ignore[type-arg]
+    async def receiver_ws(socket: WebSocket[Any, Any, Any]) -> None:
         await socket.accept()
         ip = socket.client.host if socket.client else ""
         session = hub.open(SocketLink(socket), ip)

@@ -12,10 +12,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tilewall.host.playback.render import RenderState, SignageSource
+from tilewall.host.playback.render import RenderState
+from tilewall.host.playback.render_content import SignageSource
 from tilewall.host.playback.schedule import Item, locate
 from tilewall.receivers import protocol as p
-from tilewall.receivers.hub import Hub, Session
+from tilewall.receivers.hub import Hub
+from tilewall.receivers.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,7 @@ def showing(state: RenderState | None, host_ms: float) -> Showing:
             slot.offset_ms + (0.0 if slot.ended else fraction),
             playing and not slot.ended,
         )
-    return Showing(source.__struct_config__.tag or "source", None, position, playing)  # type: ignore[arg-type]
+    return Showing(str(source.__struct_config__.tag or "source"), None, position, playing)
 
 
 class _Link:

@@ -260,6 +260,11 @@ def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers)
 
 
 def param(params: list[Param], name: str, default: str = "") -> str:
+    """The value of the param named exactly ``name``, else ``default``.
+
+    Exact, because a stored source's params carry the catalogue's names:
+    ``validate_params`` matches what clients send case-insensitively and stores the
+    schema's spelling."""
     for p in params:
         if p.paramName == name:
             return p.paramValue

@@ -8,7 +8,7 @@ from tilewall.host.content import catalogue
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, unique_name
-from tilewall.host.model import Param, Source, Timeline
+from tilewall.host.model import Display, MirrorGroup, Param, Source, Timeline, Zone
 from tilewall.host.state import Core, Transaction
 from tilewall.host.system.licence import LicenceRules
 
@@ -91,9 +91,9 @@ class Sources:
             self._unassign(tx, source.id)
             tx.delete(source)
 
-    def _players(self) -> list[tuple[object, Timeline, list[int]]]:
+    def _players(self) -> list[tuple[Display | Zone | MirrorGroup, Timeline, list[int]]]:
         state = self._core.state
-        out: list[tuple[object, Timeline, list[int]]] = []
+        out: list[tuple[Display | Zone | MirrorGroup, Timeline, list[int]]] = []
         out += [(d, d.timeline, [d.display_id]) for d in state.displays.values()]
         out += [(z, z.timeline, z.display_ids) for z in state.zones.values()]
         out += [(g, g.timeline, g.display_ids) for g in state.mirrors.values()]
@@ -107,7 +107,7 @@ class Sources:
     def _unassign(self, tx: Transaction, source_id: str) -> None:
         for obj, timeline, displays in self._players():
             if timeline.assigned_source_id == source_id:
-                obj.timeline = msgspec.structs.replace(  # type: ignore[attr-defined]
+                obj.timeline = msgspec.structs.replace(
                     timeline, assigned_source_id="", state="stopped", welcome=True, videolist=[]
                 )
                 tx.put(obj)

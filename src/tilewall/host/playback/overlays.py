@@ -1,4 +1,7 @@
-"""What shows over the content: broadcast alerts, display ids, DPMS blanking."""
+"""What shows over the content, as the host keeps it: broadcast alert, display ids, DPMS
+blanking. What each receiver is told of it is ``render_overlays``."""
+
+from typing import Literal, get_args
 
 import msgspec
 
@@ -6,7 +9,8 @@ from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.state import Core
 
 SETTING = "overlays"
-LEVELS = ("GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL")
+AlertLevel = Literal["GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL"]
+LEVELS: tuple[AlertLevel, ...] = get_args(AlertLevel)
 MAX_ALERT_MS = 7 * 24 * 3600 * 1000
 
 
