@@ -102,13 +102,22 @@ class Transport:
         if self.user is None:
             raise ValueError("no user to log in as: give user and password")
         self.token = None
-        body = self.json(
-            "POST",
-            "/session",
-            params={"keepLoggedIn": keep_logged_in},
-            json={"user": self.user, "password": self.password or ""},
-            public=True,
-        )
+        jar = self.http.cookies.jar
+        kept = list(jar)
+        try:
+            body = self.json(
+                "POST",
+                "/session",
+                params={"keepLoggedIn": keep_logged_in},
+                json={"user": self.user, "password": self.password or ""},
+                public=True,
+            )
+        finally:
+            # the session is this client's (sent explicitly), not the HTTP client's:
+            # leave a given client's cookies as they were
+            jar.clear()
+            for cookie in kept:
+                jar.set_cookie(cookie)
         session = body.get("session")
         if not isinstance(session, dict) or not isinstance(session.get("value"), str):
             raise ApiError(200, f"the login answer holds no session: {body!r}")

@@ -13,7 +13,13 @@ CHUNK = 1024 * 1024
 
 
 def _path(name: str) -> str:
-    return "/media/" + quote(name.lstrip("/"), safe="/")
+    """The library path of ``name``, each segment encoded; '.' and '..' too, so that
+    they reach the host (which refuses them) instead of being resolved on the way."""
+    parts = [
+        quote(p, safe="").replace(".", "%2E") if p in (".", "..") else quote(p, safe="")
+        for p in name.lstrip("/").split("/")
+    ]
+    return "/media/" + "/".join(parts)
 
 
 def _chunks(path: Path) -> Iterator[bytes]:
