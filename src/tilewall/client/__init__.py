@@ -74,7 +74,8 @@ class Client:
     in on its first call, and again if the host ends the session. ``http`` is an
     ``httpx.Client`` to send requests with instead of one of its own (for example
     Litestar's ``TestClient``); without ``url`` the paths are relative to its base URL,
-    which may or may not end in ``/api``.
+    which may or may not end in ``/api``. ``session`` is the id of a session opened
+    elsewhere (another client's :attr:`token`) to use until it ends.
     """
 
     def __init__(
@@ -85,8 +86,10 @@ class Client:
         *,
         http: httpx.Client | None = None,
         timeout: float = 30.0,
+        session: str | None = None,
     ) -> None:
         self.transport = Transport(url, user, password, http, timeout)
+        self.transport.token = session
         self.displays = Displays(self.transport)
         self.zones = Zones(self.transport)
         self.mirrorgroups = MirrorGroups(self.transport)
