@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -94,6 +95,8 @@ class InterfaceGroup(click.Group):
             if error.status == 401 and not _credentials()[0]:
                 message += "; give --user and --password, or TILEWALL_USER and TILEWALL_PASSWORD"
             _fail(message, EXIT_REFUSED)
+        except OSError as error:  # a file to read or write here
+            _fail(str(error), EXIT_REFUSED)
         return None
 
 
@@ -228,6 +231,14 @@ def playing(names: dict[str, str], field: str = "playingSourceId") -> Callable[[
         return names.get(source_id, source_id)
 
     return value
+
+
+def read_json(path: Path, what: str) -> Any:
+    """The JSON in a file given as ``what``; a clear usage error when it is not JSON."""
+    try:
+        return json.loads(path.read_text())
+    except ValueError as error:
+        raise click.BadParameter(f"{path} is not JSON: {error}", param_hint=what) from None
 
 
 def pairs(values: Iterable[str], what: str) -> dict[str, str]:

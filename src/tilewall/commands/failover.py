@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from tilewall.commands.base import Column, client, done, interface_group, pairs, show, show_list
+from tilewall.commands.base import (
+    Column,
+    client,
+    done,
+    interface_group,
+    pairs,
+    read_json,
+    show,
+    show_list,
+)
 
 failover = interface_group("failover", "Failover groups (version 1 and 2) and their network.")
 printprofiles = interface_group("printprofiles", "Print profiles, one per print queue.")
@@ -161,7 +170,7 @@ def save(queue: str | None, fields: tuple[str, ...], file: Path | None) -> None:
     field, e.g. isGlobal=true print_dialog=false costPerPage=0.1), or profiles from --file."""
     profiles: list[dict[str, Any]] = []
     if file is not None:
-        loaded = json.loads(file.read_text())
+        loaded = read_json(file, "--file")
         profiles += loaded if isinstance(loaded, list) else [loaded]
     if queue is not None:
         profile: dict[str, Any] = {"queueName": queue}

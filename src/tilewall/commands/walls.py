@@ -3,7 +3,6 @@ control-room layouts shown on their zones."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from tilewall.commands.base import (
     client,
     done,
     interface_group,
+    read_json,
     show,
     show_list,
 )
@@ -90,7 +90,7 @@ def _monitor_list(
     monitors_file: Path | None,
 ) -> list[Json] | None:
     if monitors_file is not None:
-        loaded = json.loads(monitors_file.read_text())
+        loaded = read_json(monitors_file, "--monitors-file")
         if not isinstance(loaded, list):
             raise click.BadParameter("must hold a JSON list", param_hint="--monitors-file")
         return loaded
