@@ -18,6 +18,9 @@ from typing import IO, Any
 import httpx
 import psutil
 
+from tilewall.client import Client
+from tilewall.client.base import COOKIE
+
 BENCH = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 PRISM = BENCH / "node_modules" / ".bin" / "prism"
@@ -30,16 +33,18 @@ def free_port() -> int:
         return port
 
 
-def tilewall_command(data_dir: Path, port: int, server: str) -> list[str]:
-    """``tilewall serve`` as a user runs it: the console script of this environment."""
+def tilewall_program() -> list[str]:
+    """``tilewall`` as a user runs it: the console script of this environment."""
     script = Path(sys.executable).parent / "tilewall"
-    head = (
-        [str(script)]
-        if script.exists()
-        else [sys.executable, "-c", "from tilewall.cli import main; main()"]
-    )
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from tilewall.cli import main; main()"]
+
+
+def tilewall_command(data_dir: Path, port: int, server: str) -> list[str]:
+    """``tilewall serve`` as a user runs it."""
     return [
-        *head,
+        *tilewall_program(),
         "serve",
         "--host",
         LOOPBACK,
@@ -237,10 +242,12 @@ def prism_proc(document: Path, work_dir: Path, cookie: str) -> Proc:
     )
 
 
+def session_id(base_url: str, user: str, password: str) -> str:
+    """Log in once; the id of the session (it stays open for the run)."""
+    with Client(base_url, user, password) as client:
+        return str(client.login()["session"]["value"])
+
+
 def login(base_url: str, user: str, password: str) -> str:
     """Log in once; the session cookie wrk sends with every request."""
-    with httpx.Client(base_url=base_url, timeout=30.0) as client:
-        r = client.post("/api/session", json={"user": user, "password": password})
-        r.raise_for_status()
-        token: str = r.json()["session"]["value"]
-    return f"JSESSIONID={token}"
+    return f"{COOKIE}={session_id(base_url, user, password)}"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import wallsync
-from bench.procs import BENCH, login, tilewall_proc
+from bench.procs import BENCH, session_id, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
 
 NOT_MEASURED = "not yet measured"
@@ -62,7 +62,7 @@ def run_fleet(
         assert proc.popen is not None
         config = {
             "base_url": proc.base_url,
-            "cookie": login(proc.base_url, ADMIN, PASSWORD),
+            "session": session_id(proc.base_url, ADMIN, PASSWORD),
             "seats": [f"bench-{n:05d}" for n in range(receivers)],
             "host_pid": proc.popen.pid,
             "memory_at": memory_at,

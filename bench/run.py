@@ -30,7 +30,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
 
 if __package__ in (None, ""):  # run as a script: make the repository root importable
@@ -50,6 +49,7 @@ from bench.procs import (
 )
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.stats import geomean, stats
+from tilewall.client import Client
 
 ROOT = BENCH.parent
 RESULTS = BENCH / "results"
@@ -245,7 +245,8 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
         if settings.prism:
             first = procs[(settings.servers[0], settings.topologies[0])]
             document = work / "openapi.json"
-            document.write_bytes(httpx.get(first.base_url + "/api/openapi.json").content)
+            with Client(first.base_url) as host:
+                document.write_text(json.dumps(host.openapi()))
             prism = prism_proc(
                 document, work, cookies[(settings.servers[0], settings.topologies[0])]
             )

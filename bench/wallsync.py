@@ -19,10 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from bench.procs import BENCH, login, tilewall_proc
+from bench.procs import BENCH, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
+from tilewall.client import Client
 
 CLIP = BENCH.parent / "src" / "tilewall" / "demo_media" / "clip.mp4"
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
@@ -76,9 +75,8 @@ def spread_stats(spreads: list[float]) -> dict[str, Any]:
 
 
 class Wall:
-    def __init__(self, base_url: str, cookie: str, pages: list[Any], zone: str) -> None:
-        self.base_url = base_url
-        self.http = httpx.Client(base_url=base_url, headers={"Cookie": cookie}, timeout=30.0)
+    def __init__(self, host: Client, pages: list[Any], zone: str) -> None:
+        self.host = host
         self.pages = pages
         self.zone = zone
         self.duration_ms = 0.0
@@ -86,11 +84,6 @@ class Wall:
         #: every sampling round: (seconds since start, phase, errors per tile or None)
         self.series: list[dict[str, Any]] = []
         self.events: list[tuple[float, str]] = []
-
-    def call(self, method: str, path: str, **kwargs: Any) -> Any:
-        response = self.http.request(method, "/api" + path, **kwargs)
-        response.raise_for_status()
-        return response.json() if response.content else None
 
     def wait_all(self, predicate: str, timeout_s: float = 20.0) -> None:
         for page in self.pages:
@@ -183,33 +176,30 @@ def run_wall(
     with proc, sync_playwright() as playwright:
         proc.start()
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        host = Client(proc.base_url, ADMIN, PASSWORD)
         try:
-            cookie = login(proc.base_url, ADMIN, PASSWORD)
+            host.login()
             context = browser.new_context(viewport=VIEWPORT)
             pages = []
             for n in range(tiles):
                 page = context.new_page()
                 page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
                 pages.append(page)
-            wall = Wall(proc.base_url, cookie, pages, seeded.zones[0])
+            wall = Wall(host, pages, seeded.zones[0])
             wall.wait_all("t.connected && t.state && t.state.role === 'tile'")
-            wall.call("PUT", "/media/clip.mp4", content=CLIP.read_bytes())
+            host.media.upload("clip.mp4", CLIP.read_bytes())
             files = json.dumps([{"type": "file", "name": "clip.mp4", "value": "clip.mp4"}])
-            source = wall.call(
-                "POST",
-                "/sources",
-                json={
-                    "sourceName": "Bench clip",
-                    "sourceType": "Signage Player",
-                    "params": [
-                        {"type": "FILE_DIR_SELECT", "paramName": "Media", "paramValue": files},
-                        {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
-                    ],
-                },
+            source = host.sources.create(
+                "Bench clip",
+                "Signage Player",
+                [
+                    {"type": "FILE_DIR_SELECT", "paramName": "Media", "paramValue": files},
+                    {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
+                ],
             )["sourceId"]
             wall.t0 = time.monotonic()
             wall.event("switch")
-            wall.call("PUT", f"/zones/{wall.zone}/switch", params={"destinationSourceId": source})
+            host.zones.switch(wall.zone, source_id=source, by="id")
             wall.wait_all("t.sample().item === 'clip.mp4'")
             wall.wait_all(
                 "document.querySelector('video') && document.querySelector('video').readyState >= 2"
@@ -223,19 +213,19 @@ def run_wall(
             phases["play"] = {"settle_s": settle_s, **wall.measure("play", play_s)}
 
             wall.event("seek")
-            wall.call("PUT", f"/zones/{wall.zone}/seek", json={"time": 6000})
+            host.zones.seek(wall.zone, 6000, by="id")
             wall.wait_all("t.state.content.timeline.anchorPositionMs === 6000")
             settle_s = wall.settle("seek", settle_timeout_s)
             phases["seek"] = {"settle_s": settle_s, **wall.measure("seek", after_s)}
 
             wall.event("pause")
-            wall.call("PUT", f"/zones/{wall.zone}/pause")
+            host.zones.pause(wall.zone, by="id")
             wall.wait_all("t.state.content.timeline.state === 'paused'")
             settle_s = wall.settle("pause", settle_timeout_s)
             phases["pause"] = {"settle_s": settle_s, **wall.measure("pause", min(after_s, 2.0))}
 
             wall.event("resume")
-            wall.call("PUT", f"/zones/{wall.zone}/resume")
+            host.zones.resume(wall.zone, by="id")
             wall.wait_all("t.state.content.timeline.state === 'playing'")
             settle_s = wall.settle("resume", settle_timeout_s)
             phases["resume"] = {"settle_s": settle_s, **wall.measure("resume", after_s)}
@@ -247,6 +237,7 @@ def run_wall(
             ]
             context.close()
         finally:
+            host.close()
             browser.close()
     return {
         "tiles": tiles,

@@ -2,13 +2,13 @@
 
 Each receiver speaks protocol v1 (docs/protocol.md): it says hello with its seat id,
 answers pings, acks each revision and records when each ``welcome``/``state`` arrived
-and which source it shows. The same process issues the zone switches (httpx, on the same
-event loop) and samples the host's resident memory, so every time is taken on one
-monotonic clock.
+and which source it shows. The same process issues the zone switches (tilewall.client,
+from a worker thread so the event loop keeps receiving) and samples the host's resident
+memory, so every time is taken on one monotonic clock.
 
     python bench/wsclients.py CONFIG.json   # prints the results as JSON on stdout
 
-The configuration (JSON): ``base_url``, ``cookie`` (the session cookie), ``seats`` (seat
+The configuration (JSON): ``base_url``, ``session`` (a session id), ``seats`` (seat
 ids), ``host_pid``, ``memory_at`` (receiver counts at which to sample the host's RSS; 0:
 before any connects), ``zone`` and ``sources`` (the switch alternates between the two),
 ``switches``, ``switch_timeout_s``, ``connect_timeout_s``, ``stable_s``, ``zone_receivers`` (how many of
@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
+
+from tilewall.client import ApiError, Client
 
 HELLO_SCREEN = {"width": 1920, "height": 1080}
 #: receivers connecting at the same time
@@ -229,8 +230,7 @@ async def run_switches(
     sources: list[str] = config["sources"]
     timeout = float(config.get("switch_timeout_s", 60))
     results: list[dict[str, Any]] = []
-    headers = {"Cookie": config["cookie"], "Content-Type": "application/json"}
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=timeout) as http:
+    with Client(base, session=config["session"], timeout=timeout) as host:
         for i in range(switches):
             target = sources[i % len(sources)]
             if all(fleet.showing.get(s) == target for s in seats):
@@ -240,13 +240,15 @@ async def run_switches(
             fleet.reached = {s for s in seats if fleet.showing.get(s) == target}
             fleet.done = asyncio.Event()
             t0 = time.monotonic()
-            response = await http.put(
-                f"/api/zones/{zone}/switch", params={"destinationSourceId": target}, content="{}"
-            )
+            status, failure = 200, ""
+            try:
+                await asyncio.to_thread(host.zones.switch, zone, source_id=target, by="id")
+            except ApiError as error:
+                status, failure = error.status, error.message
             t_ack = time.monotonic()
-            row: dict[str, Any] = {"status": response.status_code, "ack_ms": (t_ack - t0) * 1e3}
-            if response.status_code >= 300:
-                row["error"] = response.text[:200]
+            row: dict[str, Any] = {"status": status, "ack_ms": (t_ack - t0) * 1e3}
+            if failure:
+                row["error"] = failure[:200]
                 results.append(row)
                 break
             with contextlib.suppress(TimeoutError):

@@ -266,3 +266,10 @@ def license_issue(
         console.print(f"[red]{error}[/]")
         sys.exit(1)
     click.echo(code)
+
+
+# the commands that drive a host over its interface (tilewall displays list, ...)
+from tilewall.commands import GROUPS  # noqa: E402
+
+for _group in GROUPS:
+    main.add_command(_group)
