@@ -114,7 +114,9 @@ class SqlStore:
         latest: dict[tuple[str, str], bytes | None] = {}
         for change in changes:
             latest[(change.kind, change.key)] = change.body
-        puts = [{"kind": k, "key": key, "body": b} for (k, key), b in latest.items() if b is not None]
+        puts = [
+            {"kind": k, "key": key, "body": b} for (k, key), b in latest.items() if b is not None
+        ]
         gone = [{"b_kind": k, "b_key": key} for (k, key), b in latest.items() if b is None]
         if not puts and not gone:
             return
