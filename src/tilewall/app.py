@@ -1,5 +1,6 @@
 """The ASGI application: the interface under /api, receivers and console beside it."""
 
+import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -10,7 +11,7 @@ from litestar import Litestar, MediaType, Router, get
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, Operation, SecurityScheme
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -41,6 +42,7 @@ from tilewall.api import (
 )
 from tilewall.api.auth import COOKIE, require_session
 from tilewall.api.errors import HANDLERS
+from tilewall.api.fallback import allowed_methods
 from tilewall.host.host import Host
 from tilewall.receivers.media import media_file
 
@@ -104,6 +106,53 @@ def access_log(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
+def options_allow(app: ASGIApp) -> ASGIApp:
+    """``Allow`` on OPTIONS answers lists exactly the methods of the path (the framework's
+    own OPTIONS handler can miss those of operations registered after the first)."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or scope.get("method") != "OPTIONS":
+            await app(scope, receive, send)
+            return
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 204:
+                allowed = allowed_methods(Litestar.from_scope(scope), scope["path"])
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
+                headers.append((b"allow", ", ".join(allowed).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await app(scope, receive, send_wrapper)
+
+    return middleware
+
+
+def optional_body(operation_class: type[Operation]) -> type[Operation]:
+    """The operation class documenting the request body as optional (the framework marks
+    every body required)."""
+
+    class OptionalBody(operation_class):  # type: ignore[valid-type,misc]
+        optional_body = True
+
+        def to_schema(self) -> dict[str, Any]:
+            schema: dict[str, Any] = super().to_schema()
+            if "requestBody" in schema:
+                schema["requestBody"]["required"] = False
+            return schema
+
+    return OptionalBody
+
+
+def document_optional_bodies(handlers: Sequence[Any]) -> None:
+    """A handler whose ``data`` has a default takes a request without a body: say so."""
+    for handler in handlers:
+        data = inspect.signature(handler.fn).parameters.get("data")
+        optional = data is not None and data.default is not inspect.Parameter.empty
+        if optional and not getattr(handler.operation_class, "optional_body", False):
+            handler.operation_class = optional_body(handler.operation_class)
+
+
 CONSOLE = WEB / "console"
 
 
@@ -136,6 +185,7 @@ def create_app(
     handlers: list[Any] = []
     for module in API_MODULES:
         handlers += module.ROUTES
+    document_optional_bodies(handlers)
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
     routes: list[Any] = [api, media_file, *extra_routes]
     receiver_dir = WEB / "receiver"
@@ -149,7 +199,7 @@ def create_app(
     app = Litestar(
         route_handlers=routes,
         exception_handlers=HANDLERS,  # type: ignore[arg-type]
-        middleware=[access_log],
+        middleware=[access_log, options_allow],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,

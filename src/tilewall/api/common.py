@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from litestar.datastructures import ResponseHeader
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example, Operation
 
@@ -58,6 +59,18 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
         )
         for code in wanted
     }
+
+
+#: a file download's Last-Modified is an HTTP date (RFC 9110), not an ISO date-time as the
+#: framework documents it
+FILE_HEADERS = [
+    ResponseHeader(
+        name="last-modified",
+        value="Sun, 06 Nov 1994 08:49:37 GMT",
+        documentation_only=True,
+        description="When the file last changed, as an HTTP date",
+    )
+]
 
 
 def host_of(state: Any) -> Host:

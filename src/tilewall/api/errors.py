@@ -5,8 +5,9 @@ import logging
 from typing import Any
 
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, MethodNotAllowedException, ValidationException
 
+from tilewall.api.fallback import allowed_methods
 from tilewall.host import errors
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,25 @@ def validation_error(
     return _body(400, message)
 
 
-def http_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
+def http_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
     assert isinstance(exc, HTTPException)
+    if isinstance(exc, MethodNotAllowedException):
+        return method_not_allowed(request)
     response = _body(exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
+    return response
+
+
+def method_not_allowed(request: Request[Any, Any, Any]) -> Response[dict[str, object]]:
+    """405 with ``Allow`` listing exactly the methods of the path; 404 for a path that
+    only the fallback answers (no operation has it)."""
+    path = request.scope["path"]
+    allowed = allowed_methods(request.app, path)
+    if not allowed:
+        return _body(404, f"no operation {request.method} {path}")
+    response = _body(405, f"{request.method} is not allowed here; allowed: {', '.join(allowed)}")
+    response.headers["Allow"] = ", ".join(allowed)
     return response
 
 

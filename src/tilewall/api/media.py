@@ -6,7 +6,7 @@ import msgspec
 from litestar import Request, delete, get, put
 from litestar.response import File
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, FILE_HEADERS, Done, Extension, errors, host_of
 from tilewall.host.content.media import MediaFile, from_url_path
 
 TAGS = [EXTENSION_TAG, "Media"]
@@ -67,6 +67,7 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
     responses=errors(404),
     operation_class=Extension,
     media_type="application/octet-stream",
+    response_headers=FILE_HEADERS,
 )
 async def get_media(request: Request, name: str) -> File:  # type: ignore[type-arg]
     name = from_url_path(

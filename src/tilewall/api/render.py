@@ -8,6 +8,7 @@ positions on its own clock."""
 from typing import Any
 
 from litestar import Request, Response, get
+from litestar.datastructures import ResponseHeader
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
 from tilewall.host.host import Host
@@ -46,6 +47,14 @@ def describe_seat(state: Any, host: Host, seat_id: str) -> RenderState:
     ),
     responses=errors(404),
     operation_class=Extension,
+    response_headers=[
+        ResponseHeader(
+            name=HOST_MS_HEADER,
+            value="1700000000000",
+            documentation_only=True,
+            description="The host clock as the answer was made, milliseconds since the epoch",
+        )
+    ],
 )
 async def display_render(request: Request, displayId: str) -> Response[RenderState]:  # type: ignore[type-arg]
     host = host_of(request.app.state)

@@ -4,7 +4,7 @@ import msgspec
 from litestar import Request, get, post
 from litestar.response import File
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import FILE_HEADERS, errors, host_of
 from tilewall.host.system.troubleshooting import ReportForm, existing_report
 
 TAGS = ["System"]
@@ -54,6 +54,9 @@ async def submit_report(request: Request, data: ReportIn) -> ReportOut:  # type:
     summary="Download the last troubleshooting report (tar.bz2)",
     description="404 until a report has been submitted.",
     responses=errors(404),
+    media_type="application/x-bzip2",
+    content_media_type="application/x-bzip2",
+    response_headers=FILE_HEADERS,
 )
 async def download_report(request: Request) -> File:  # type: ignore[type-arg]
     path = existing_report(host_of(request.app.state).data_dir)
