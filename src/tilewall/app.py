@@ -8,13 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, MediaType, Router, get
+from litestar._openapi.schema_generation import SchemaCreator
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, Operation, SecurityScheme
+from litestar.openapi.spec import Components, Operation, Schema, SecurityScheme
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.typing import FieldDefinition
 
 from tilewall import __version__
 from tilewall.api import (
@@ -153,6 +156,22 @@ def document_optional_bodies(handlers: Sequence[Any]) -> None:
             handler.operation_class = optional_body(handler.operation_class)
 
 
+class StrictStructSchemas(StructSchemaPlugin):
+    """A Struct that refuses unknown fields is documented so (additionalProperties false)."""
+
+    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
+        return super().is_plugin_supported_field(field_definition) and bool(
+            field_definition.type_.__struct_config__.forbid_unknown_fields
+        )
+
+    def to_openapi_schema(
+        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
+    ) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        schema.additional_properties = False
+        return schema
+
+
 CONSOLE = WEB / "console"
 
 
@@ -220,6 +239,7 @@ def create_app(
             security=[{"session": []}],
             use_handler_docstrings=False,
         ),
+        plugins=[StrictStructSchemas()],
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
         request_max_body_size=10 * 1024 * 1024,

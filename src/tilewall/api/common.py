@@ -2,7 +2,7 @@
 the plain acknowledgement of operations whose body the specification leaves open."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar.datastructures import ResponseHeader
@@ -12,6 +12,20 @@ from litestar.openapi.spec import Example, Operation
 from tilewall.host.host import Host
 
 EXTENSION_TAG = "tilewall extensions"
+
+#: a name clients address in URL paths (zones, mirror groups, presets, layouts)
+PathName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^/]*[^\s/][^/]*$",
+        description="Not blank and without '/' (it is addressed in URL paths); "
+        "at most 200 characters.",
+    ),
+]
+#: text with at least one character that is not white space
+NotBlank = Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S", description="Not blank.")]
 
 
 @dataclass

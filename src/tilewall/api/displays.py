@@ -1,5 +1,7 @@
 """Displays: list, read, switch and playback control, settings, tag, reset."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import Request, get, put
 from litestar.params import Parameter
@@ -31,9 +33,12 @@ class DisplayList(msgspec.Struct):
     displays: list[DisplayListItem]
 
 
+Pixels = Annotated[int, msgspec.Meta(ge=1, le=16384)]
+
+
 class ResolutionBody(msgspec.Struct):
-    width: int
-    height: int
+    width: Pixels
+    height: Pixels
 
 
 class DisplaySettings(msgspec.Struct):
@@ -43,7 +48,7 @@ class DisplaySettings(msgspec.Struct):
 
 
 class TagBody(msgspec.Struct):
-    displayTag: str
+    displayTag: Annotated[str, msgspec.Meta(max_length=256)]
 
 
 class DisplayTag(msgspec.Struct):

@@ -36,14 +36,26 @@ def host_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dic
     return _body(400, str(exc))
 
 
+def _wire_name(request: Request[Any, Any, Any], key: str) -> str:
+    """The name a client gives a parameter whose handler argument is ``key``."""
+    handler = request.scope.get("route_handler")
+    parameters = getattr(getattr(handler, "parsed_fn_signature", None), "parameters", {})
+    kwarg = getattr(parameters.get(key), "kwarg_definition", None)
+    for alias in ("query", "header", "cookie"):
+        if name := getattr(kwarg, alias, None):
+            return str(name)
+    return key
+
+
 def validation_error(
-    _request: Request[Any, Any, Any], exc: Exception
+    request: Request[Any, Any, Any], exc: Exception
 ) -> Response[dict[str, object]]:
     assert isinstance(exc, ValidationException)
     details = []
     for item in exc.extra or []:
         if isinstance(item, dict):
-            where = item.get("key") or item.get("source") or ""
+            key = item.get("key")
+            where = _wire_name(request, key) if isinstance(key, str) else item.get("source") or ""
             text = item.get("message", "")
             details.append(f"{where}: {text}" if where else str(text))
     message = "; ".join(details) or str(exc.detail)

@@ -1,5 +1,7 @@
 """/system/license: the licence the host holds, activation, removal and backup."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import MediaType, Request, Response, delete, get, put
 
@@ -25,9 +27,17 @@ class LicenceOut(msgspec.Struct):
 
 
 class LicenceIn(msgspec.Struct):
-    activationCode: str
+    activationCode: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"TW1\.[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+",
+            description="A signed activation code, or the text of a licence backup holding one.",
+        ),
+    ]
     #: 0 or absent: as many as the code allows
-    numberOfStations: int | None = None
+    numberOfStations: (
+        Annotated[int, msgspec.Meta(ge=0, extra_json_schema={"extra": {"minimum": 0}})] | None
+    ) = None
 
 
 class LicenceRemoved(msgspec.Struct):

@@ -1,16 +1,47 @@
 """The media library (a tilewall extension): list, upload, read, delete files."""
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from litestar import Request, delete, get, put
 from litestar.response import File
 
 from tilewall.api.common import EXTENSION_TAG, FILE_HEADERS, Done, Extension, errors, host_of
-from tilewall.host.content.media import MediaFile, from_url_path
+from tilewall.api.playback import MEDIA_NAME
+from tilewall.host.content.media import MEDIA_SUFFIXES, MediaFile, from_url_path
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
+
+_START = r"^(?:[^/\s\x00-\x1f\\]|\s+[^\s\x00-\x1f\\])"
+_SUFFIX = "|".join(
+    "".join(f"[{c.upper()}{c}]" if c.isalpha() else c for c in suffix[1:])
+    for suffix in sorted(MEDIA_SUFFIXES)
+)
+#: an upload's name: a media library path ending in an image or video suffix (any case)
+UPLOAD_NAME = {
+    **MEDIA_NAME,
+    "pattern": _START + r"(?:[^\x00-\x1f\\]*[^/\x00-\x1f\\])?\.(?:" + _SUFFIX + r")\s*$",
+    "description": str(MEDIA_NAME["description"])
+    + f" It ends in one of {', '.join(sorted(MEDIA_SUFFIXES))} (any case).",
+}
+
+
+def _named(name_schema: dict[str, Any]) -> type[Extension]:
+    """An extension operation whose path parameter ``name`` has ``name_schema``."""
+
+    @dataclass
+    class NamedMedia(Extension):
+        def to_schema(self) -> dict[str, Any]:
+            schema = super().to_schema()
+            for parameter in schema.get("parameters", []):
+                if parameter.get("in") == "path" and parameter.get("name") == "name":
+                    parameter["schema"] = dict(name_schema)
+            return schema
+
+    return NamedMedia
 
 
 class MediaFileBody(msgspec.Struct):
@@ -45,7 +76,7 @@ async def list_media(request: Request) -> MediaList:  # type: ignore[type-arg]
     tags=TAGS,
     summary="Upload a media file (the body is the file)",
     responses=errors(409, 413),
-    operation_class=Extension,
+    operation_class=_named(UPLOAD_NAME),
     request_max_body_size=MAX_UPLOAD,
 )
 async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: ignore[type-arg]
@@ -65,7 +96,7 @@ async def upload_media(request: Request, name: str) -> MediaFileBody:  # type: i
     tags=TAGS,
     summary="Download a media file",
     responses=errors(404),
-    operation_class=Extension,
+    operation_class=_named(MEDIA_NAME),
     media_type="application/octet-stream",
     response_headers=FILE_HEADERS,
 )
@@ -88,7 +119,7 @@ async def get_media(request: Request, name: str) -> File:  # type: ignore[type-a
     tags=TAGS,
     summary="Delete a media file",
     responses=errors(404),
-    operation_class=Extension,
+    operation_class=_named(MEDIA_NAME),
 )
 async def delete_media(request: Request, name: str) -> Done:  # type: ignore[type-arg]
     name = from_url_path(

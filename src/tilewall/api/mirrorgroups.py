@@ -6,7 +6,7 @@ from typing import Any
 import msgspec
 from litestar import Request, delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathName, errors, host_of
 from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -37,12 +37,12 @@ class MirrorBody(msgspec.Struct):
 
 
 class MirrorIn(msgspec.Struct):
-    name: str
+    name: PathName
     displayIds: list[int] = []
 
 
 class MirrorUpdate(msgspec.Struct):
-    name: str | None = None
+    name: PathName | None = None
     displayIds: list[int] | None = None
 
 

@@ -5,7 +5,7 @@ answers are shaped; the operations themselves are written once here.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, get, put
@@ -22,15 +22,33 @@ Resolve = Callable[[Host, str], Target]
 Shape = Callable[[Host, str], Any]
 
 
+#: a file of the media library, by its path in the library
+MEDIA_NAME = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": r"^(?:[^/\s\x00-\x1f\\]|\s+[^\s\x00-\x1f\\])[^\x00-\x1f\\]*$",
+    "description": "A path in the media library: not blank, relative, without control "
+    "characters or backslashes, and without '..' segments.",
+}
+MediaName = Annotated[str, msgspec.Meta(min_length=1, pattern=MEDIA_NAME["pattern"])]
+
+
 class VideoListBody(msgspec.Struct):
-    videolist: list[str]
+    videolist: Annotated[
+        list[MediaName],
+        msgspec.Meta(
+            min_length=1, max_length=1000, extra_json_schema={"extra": {"items": MEDIA_NAME}}
+        ),
+    ]
     queue: bool = False
     repeat: bool = False
-    slideshowInterval: int = 10
+    #: seconds each image shows
+    slideshowInterval: Annotated[int, msgspec.Meta(ge=1, le=86400)] = 10
 
 
 class TimeBody(msgspec.Struct):
-    time: int
+    #: milliseconds
+    time: Annotated[int, msgspec.Meta(ge=0)]
 
 
 class SourceSelector(msgspec.Struct):

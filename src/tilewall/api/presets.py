@@ -3,14 +3,14 @@
 import msgspec
 from litestar import Request, delete, get, post, put
 
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, PathName, errors, host_of
 from tilewall.host.model import Preset
 
 TAGS = ["Presets"]
 
 
 class PresetName(msgspec.Struct):
-    name: str
+    name: PathName
 
 
 class PresetRef(msgspec.Struct):

@@ -4,6 +4,8 @@ Commands are written to the seat's serial port (given with the extension
 ``PUT /serial/{seatID}/port``), recorded, and answered with their record.
 """
 
+from typing import Annotated
+
 import msgspec
 from litestar import Request, get, post, put
 
@@ -14,16 +16,32 @@ TAGS = ["Serial"]
 PATH = "/serial/{seatID:str}"
 
 
+_PARITY = r"^\s*(?:[Nn](?:[Oo][Nn][Ee])?|[Ee](?:[Vv][Ee][Nn])?|[Oo](?:[Dd][Dd])?|[Mm](?:[Aa][Rr][Kk])?|[Ss](?:[Pp][Aa][Cc][Ee])?)\s*$"
+_STOP_BITS = {"one_of": [{"type": "number", "enum": [1, 1.5, 2]}]}
+
+
 class SerialSettingsBody(msgspec.Struct):
-    baudRate: int
-    dataBits: int
-    parity: str
+    baudRate: Annotated[int, msgspec.Meta(ge=50, le=4_000_000)]
+    dataBits: Annotated[int, msgspec.Meta(ge=5, le=8)]
+    #: N, E, O, M, S or NONE, EVEN, ODD, MARK, SPACE (any case)
+    parity: Annotated[str, msgspec.Meta(pattern=_PARITY)]
     #: 1, 1.5 or 2
-    stopBits: int | float
+    stopBits: Annotated[
+        int | float,
+        msgspec.Meta(description="1, 1.5 or 2.", extra_json_schema={"extra": _STOP_BITS}),
+    ]
 
 
 class Transmit(msgspec.Struct):
-    base64_data: str
+    #: 1 to 65536 bytes, in standard base64 with padding
+    base64_data: Annotated[
+        str,
+        msgspec.Meta(
+            min_length=4,
+            max_length=87_384,
+            pattern=r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$",
+        ),
+    ]
 
 
 class SerialCommand(msgspec.Struct):
@@ -91,7 +109,14 @@ async def list_commands(request: Request, seatID: str) -> SerialCommandList:  # 
 
 
 class SerialPortBody(msgspec.Struct):
-    port: str
+    port: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^\s*(?:/dev/[^\x00]*|(?:socket|rfc2217)://[^\s/:@]+:[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
+            description="A device under /dev, socket://host:port, rfc2217://host:port or "
+            "loop://; blank removes the port.",
+        ),
+    ]
 
 
 @get(

@@ -1,5 +1,7 @@
 """Troubleshooting reports: submit the form, download the archive."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import Request, get, post
 from litestar.response import File
@@ -10,13 +12,19 @@ from tilewall.host.system.troubleshooting import ReportForm, existing_report
 TAGS = ["System"]
 
 
+Field = Annotated[str, msgspec.Meta(max_length=20_000)]
+
+
 class ReportIn(msgspec.Struct):
-    name: str = ""
-    email: str = ""
-    catagory: str = ""
-    whatDoing: str = ""
-    description: str = ""
-    additionalText: str = ""
+    name: Field = ""
+    #: an e-mail address, or empty
+    email: Annotated[
+        str, msgspec.Meta(max_length=20_000, pattern=r"^(?:\s*[^@\s]+@[^@\s]+\s*)?$")
+    ] = ""
+    catagory: Field = ""
+    whatDoing: Field = ""
+    description: Field = ""
+    additionalText: Field = ""
 
 
 class ReportOut(msgspec.Struct):

@@ -1,9 +1,11 @@
 """Video walls: read and delete; create and update are tilewall extensions."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import Request, delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors, host_of
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -13,7 +15,7 @@ PATH = "/videowalls/{videoWallId:str}"
 
 
 class Diagonal(msgspec.Struct):
-    lengthInMillimeter: float = 0.0
+    lengthInMillimeter: Annotated[float, msgspec.Meta(ge=0)] = 0.0
 
 
 class MonitorBody(msgspec.Struct):
@@ -40,13 +42,13 @@ class VideoWallList(msgspec.Struct):
 
 
 class VideoWallIn(msgspec.Struct):
-    name: str
+    name: NotBlank
     monitors: list[MonitorBody] = []
     canvasGeometry: Geometry | None = None
 
 
 class VideoWallUpdate(msgspec.Struct):
-    name: str | None = None
+    name: NotBlank | None = None
     monitors: list[MonitorBody] | None = None
     canvasGeometry: Geometry | None = None
 

@@ -7,7 +7,7 @@ import msgspec
 from litestar import Request, delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathName, errors, host_of
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -49,14 +49,14 @@ class ZoneList(msgspec.Struct):
 
 
 class ZoneIn(msgspec.Struct):
-    zoneName: str
+    zoneName: PathName
     videowallId: str
     displayIds: list[int] = []
     controlDisplayId: int | None = None
 
 
 class ZoneUpdate(msgspec.Struct):
-    zoneName: str | None = None
+    zoneName: PathName | None = None
     displayIds: list[int] | None = None
     controlDisplayId: int | None = None
 
@@ -177,7 +177,15 @@ async def zones_of_wall(request: Request, videoWallId: str) -> ZoneList:  # type
 async def rename_zone(
     request: Request,  # type: ignore[type-arg]
     zoneName: str,
-    new_name: str | None = Parameter(query="newZoneName", default=None, required=False),
+    new_name: str | None = Parameter(
+        query="newZoneName",
+        default=None,
+        required=True,
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^/]*[^\s/][^/]*$",
+        description="Not blank and without '/'; at most 200 characters.",
+    ),
 ) -> ZoneShort:
     if not new_name or not new_name.strip():
         raise Invalid("newZoneName is required")
