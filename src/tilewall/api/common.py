@@ -24,6 +24,14 @@ PathName = Annotated[
         "at most 200 characters.",
     ),
 ]
+
+
+def documented(**schema: Any) -> msgspec.Meta:
+    """Constraints the document states and the host checks itself, in its own order and
+    words (keys are those of litestar's ``Schema``: min_length, maximum, pattern...)."""
+    return msgspec.Meta(extra_json_schema={"extra": schema})
+
+
 #: text with at least one character that is not white space
 NotBlank = Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S", description="Not blank.")]
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 from litestar import Request, delete, get, post
 
-from tilewall.api.common import Done, errors, host_of
+from tilewall.api.common import Done, documented, errors, host_of
 from tilewall.host.host import Host
 from tilewall.host.system.failover import GroupV1, GroupV2, NetworkSettings, System
 
@@ -61,7 +61,7 @@ class SystemOut(msgspec.Struct):
 
 class GroupV1In(msgspec.Struct):
     groupname: Text
-    systems: Annotated[list[SystemIn], msgspec.Meta(min_length=1, max_length=2)]
+    systems: Annotated[list[SystemIn], documented(min_items=1, max_items=2)]
     autofailback: bool = False
     autofailbackGracePeriodInSeconds: Grace = 0
     hostnameSwitching: bool = False

@@ -5,7 +5,7 @@ from typing import Annotated
 import msgspec
 from litestar import MediaType, Request, Response, delete, get, put
 
-from tilewall.api.common import errors, host_of
+from tilewall.api.common import documented, errors, host_of
 from tilewall.host.model import Licence
 
 TAGS = ["System"]
@@ -26,12 +26,23 @@ class LicenceOut(msgspec.Struct):
     allowedSourceTypes: list[str] | None = None
 
 
+# the lines of a backup as Python splits them: comment ('#') and blank lines around one code
+_BREAK = r"\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029"
+_SPACE = rf"[^\S{_BREAK}]*"
+_OTHER_LINE = rf"{_SPACE}(?:#[^{_BREAK}]*)?"
+_CODE_TEXT = (
+    rf"^(?:{_OTHER_LINE}[{_BREAK}]+)*{_SPACE}TW1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+{_SPACE}"
+    rf"(?:[{_BREAK}]+{_OTHER_LINE})*$"
+)
+
+
 class LicenceIn(msgspec.Struct):
     activationCode: Annotated[
         str,
-        msgspec.Meta(
-            pattern=r"TW1\.[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+",
-            description="A signed activation code, or the text of a licence backup holding one.",
+        documented(
+            pattern=_CODE_TEXT,
+            description="A signed activation code (TW1.<payload>.<signature>), or the text of "
+            "a licence backup holding one: comment lines starting with '#' and the code.",
         ),
     ]
     #: 0 or absent: as many as the code allows

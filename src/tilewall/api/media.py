@@ -15,7 +15,7 @@ from tilewall.host.content.media import MEDIA_SUFFIXES, MediaFile, from_url_path
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
 
-_START = r"^(?:[^/\s\x00-\x1f\\]|\s+[^\s\x00-\x1f\\])"
+_START = r"^(?:[^/\s\x00-\x1f\\]|[^\S\x00-\x1f]+[^\s\x00-\x1f\\])"
 _SUFFIX = "|".join(
     "".join(f"[{c.upper()}{c}]" if c.isalpha() else c for c in suffix[1:])
     for suffix in sorted(MEDIA_SUFFIXES)
@@ -23,7 +23,10 @@ _SUFFIX = "|".join(
 #: an upload's name: a media library path ending in an image or video suffix (any case)
 UPLOAD_NAME = {
     **MEDIA_NAME,
-    "pattern": _START + r"(?:[^\x00-\x1f\\]*[^/\x00-\x1f\\])?\.(?:" + _SUFFIX + r")\s*$",
+    "pattern": _START
+    + r"(?:[^\x00-\x1f\\]*[^/\x00-\x1f\\])?\.(?:"
+    + _SUFFIX
+    + r")[^\S\x00-\x1f]*$",
     "description": str(MEDIA_NAME["description"])
     + f" It ends in one of {', '.join(sorted(MEDIA_SUFFIXES))} (any case).",
 }

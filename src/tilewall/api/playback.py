@@ -26,7 +26,7 @@ Shape = Callable[[Host, str], Any]
 MEDIA_NAME = {
     "type": "string",
     "minLength": 1,
-    "pattern": r"^(?:[^/\s\x00-\x1f\\]|\s+[^\s\x00-\x1f\\])[^\x00-\x1f\\]*$",
+    "pattern": r"^(?:[^/\s\x00-\x1f\\]|[^\S\x00-\x1f]+[^\s\x00-\x1f\\])[^\x00-\x1f\\]*$",
     "description": "A path in the media library: not blank, relative, without control "
     "characters or backslashes, and without '..' segments.",
 }

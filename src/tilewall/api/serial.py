@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 from litestar import Request, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, host_of
+from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors, host_of
 from tilewall.host.model import SerialRecord
 
 TAGS = ["Serial"]
@@ -17,31 +17,23 @@ PATH = "/serial/{seatID:str}"
 
 
 _PARITY = r"^\s*(?:[Nn](?:[Oo][Nn][Ee])?|[Ee](?:[Vv][Ee][Nn])?|[Oo](?:[Dd][Dd])?|[Mm](?:[Aa][Rr][Kk])?|[Ss](?:[Pp][Aa][Cc][Ee])?)\s*$"
-_STOP_BITS = {"one_of": [{"type": "number", "enum": [1, 1.5, 2]}]}
+_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"
 
 
+# the seat is looked up before the settings are checked (404 before 400): the host checks
+# these bounds itself
 class SerialSettingsBody(msgspec.Struct):
-    baudRate: Annotated[int, msgspec.Meta(ge=50, le=4_000_000)]
-    dataBits: Annotated[int, msgspec.Meta(ge=5, le=8)]
+    baudRate: Annotated[int, documented(minimum=50, maximum=4_000_000)]
+    dataBits: Annotated[int, documented(enum=[5, 6, 7, 8])]
     #: N, E, O, M, S or NONE, EVEN, ODD, MARK, SPACE (any case)
-    parity: Annotated[str, msgspec.Meta(pattern=_PARITY)]
+    parity: Annotated[str, documented(pattern=_PARITY)]
     #: 1, 1.5 or 2
-    stopBits: Annotated[
-        int | float,
-        msgspec.Meta(description="1, 1.5 or 2.", extra_json_schema={"extra": _STOP_BITS}),
-    ]
+    stopBits: Annotated[int | float, documented(one_of=[{"type": "number", "enum": [1, 1.5, 2]}])]
 
 
 class Transmit(msgspec.Struct):
     #: 1 to 65536 bytes, in standard base64 with padding
-    base64_data: Annotated[
-        str,
-        msgspec.Meta(
-            min_length=4,
-            max_length=87_384,
-            pattern=r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$",
-        ),
-    ]
+    base64_data: Annotated[str, documented(min_length=4, max_length=87_384, pattern=_BASE64)]
 
 
 class SerialCommand(msgspec.Struct):
@@ -112,7 +104,7 @@ class SerialPortBody(msgspec.Struct):
     port: Annotated[
         str,
         msgspec.Meta(
-            pattern=r"^\s*(?:/dev/[^\x00]*|(?:socket|rfc2217)://[^\s/:@]+:[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
+            pattern=r"^\s*(?:/dev(?:/[^\x00]*)?|(?:socket|rfc2217)://[^\s/:@]+:[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
             description="A device under /dev, socket://host:port, rfc2217://host:port or "
             "loop://; blank removes the port.",
         ),

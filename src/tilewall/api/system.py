@@ -1,19 +1,33 @@
 """/system: what the host is, its health, power, software and the interface log."""
 
 import asyncio
+from typing import Annotated
 
 import msgspec
 from litestar import MediaType, Request, Response, delete, get, post, put
+from litestar.params import Body
 
 from tilewall.api.common import errors, host_of
 from tilewall.host.errors import Invalid
 from tilewall.host.system.machine import PowerOutcome
 from tilewall.platform.diagnostics import DiagnosticResult
-from tilewall.platform.packages import CatalogueEntry, PackageVersion
+from tilewall.platform.packages import CATALOGUE_NAMES, CatalogueEntry, PackageVersion
 
 TAGS = ["System"]
 #: the newest part of the interface log that GET /system/apilog returns
 MAX_API_LOG_BYTES = 8 * 1024 * 1024
+
+
+#: names from the catalogue (GET /system/installthirdpartypackage), at least one
+PackageNames = Annotated[
+    list[str],
+    Body(
+        schema_extra={
+            "min_items": 1,
+            "items": {"type": "string", "enum": sorted(CATALOGUE_NAMES)},
+        }
+    ),
+]
 
 
 class SystemInfoOut(msgspec.Struct):
@@ -193,7 +207,7 @@ async def third_party(request: Request) -> list[CatalogueEntry]:  # type: ignore
 )
 async def install_third_party(
     request: Request,  # type: ignore[type-arg]
-    data: list[str],
+    data: PackageNames,
 ) -> list[CatalogueEntry]:
     if not data:
         raise Invalid("give the names of the packages to install")

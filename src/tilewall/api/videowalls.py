@@ -41,16 +41,26 @@ class VideoWallList(msgspec.Struct):
     videowalls: list[VideoWallBody]
 
 
+Positive = Annotated[float, msgspec.Meta(gt=0)]
+
+
+class CanvasGeometry(Geometry):
+    """A wall's canvas: width and height greater than 0."""
+
+    width: Positive
+    height: Positive
+
+
 class VideoWallIn(msgspec.Struct):
     name: NotBlank
     monitors: list[MonitorBody] = []
-    canvasGeometry: Geometry | None = None
+    canvasGeometry: CanvasGeometry | None = None
 
 
 class VideoWallUpdate(msgspec.Struct):
     name: NotBlank | None = None
     monitors: list[MonitorBody] | None = None
-    canvasGeometry: Geometry | None = None
+    canvasGeometry: CanvasGeometry | None = None
 
 
 def shape(host: Host, wall: VideoWall) -> VideoWallBody:
