@@ -52,7 +52,11 @@ class ControlRooms(msgspec.Struct):
 class WindowBody(msgspec.Struct):
     """A window as fractions (0..1) of the zone's picture."""
 
-    sourceId: str
+    sourceId: Annotated[
+        str,
+        msgspec.Meta(description="A source that exists and is not a Command and Control source."),
+    ]
+    #: x + width and y + height are at most 1
     x: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
     y: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
     width: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0

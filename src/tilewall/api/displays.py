@@ -37,7 +37,9 @@ Pixels = Annotated[int, msgspec.Meta(ge=1, le=16384)]
 
 
 class ResolutionBody(msgspec.Struct):
-    width: Pixels
+    """In a request: one of the display's availableResolutions."""
+
+    width: Annotated[Pixels, msgspec.Meta(description="Set: one of availableResolutions.")]
     height: Pixels
 
 

@@ -50,7 +50,7 @@ OptionalIP = Annotated[
 
 class SystemIn(msgspec.Struct):
     hostname: Text
-    systemID: Text
+    systemID: Annotated[Text, msgspec.Meta(description="Distinct within the group.")]
 
 
 class SystemOut(msgspec.Struct):

@@ -33,6 +33,12 @@ MEDIA_NAME = {
 MediaName = Annotated[str, msgspec.Meta(min_length=1, pattern=MEDIA_NAME["pattern"])]
 
 
+DESTINATION = (
+    "One of destinationSourceId, destinationSourceName or a body selector is required "
+    "(400 without any); the id wins when both are given."
+)
+
+
 class VideoListBody(msgspec.Struct):
     videolist: Annotated[
         list[MediaName],
@@ -90,10 +96,10 @@ def switch_route(
     async def switch(
         request: Request,  # type: ignore[type-arg]
         destination_id: str | None = Parameter(
-            query="destinationSourceId", default=None, required=False
+            query="destinationSourceId", default=None, required=False, description=DESTINATION
         ),
         destination_name: str | None = Parameter(
-            query="destinationSourceName", default=None, required=False
+            query="destinationSourceName", default=None, required=False, description=DESTINATION
         ),
         welcome: bool = Parameter(query="isShowWelcomeScreen", default=False, required=False),
         data: SourceSelector | None = None,

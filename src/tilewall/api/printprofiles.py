@@ -91,7 +91,13 @@ class PrintProfileBody(msgspec.Struct, kw_only=True):
 
 
 class PrintProfiles(msgspec.Struct):
-    printProfiles: list[PrintProfileBody]
+    printProfiles: Annotated[
+        list[PrintProfileBody],
+        msgspec.Meta(
+            description="One item per queueName. A value given under both its names must be "
+            "the same under both; min_entry_chars may not exceed max_entry_chars."
+        ),
+    ]
 
 
 def shape(profile: PrintProfile) -> PrintProfileBody:

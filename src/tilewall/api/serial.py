@@ -105,8 +105,8 @@ class SerialPortBody(msgspec.Struct):
         str,
         msgspec.Meta(
             pattern=r"^\s*(?:/dev(?:/[^\x00]*)?|(?:socket|rfc2217)://[^\s/:@]+:[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
-            description="A device under /dev, socket://host:port, rfc2217://host:port or "
-            "loop://; blank removes the port.",
+            description="A device under /dev (no '..'), socket://host:port, "
+            "rfc2217://host:port (port up to 65535) or loop://; blank removes the port.",
         ),
     ]
 

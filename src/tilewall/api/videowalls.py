@@ -19,7 +19,13 @@ class Diagonal(msgspec.Struct):
 
 
 class MonitorBody(msgspec.Struct):
-    displayId: int
+    displayId: Annotated[
+        int,
+        msgspec.Meta(
+            description="A display, each on one monitor of the wall; its monitorGeometry has "
+            "a width and a height greater than 0."
+        ),
+    ]
     monitorGeometry: Geometry
     monitorDiagonal: Diagonal = msgspec.field(default_factory=Diagonal)
 

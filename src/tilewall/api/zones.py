@@ -1,7 +1,7 @@
 """Zones of video walls. Every operation exists by name and by id; both are one
 implementation looked up two ways. Create, update and delete are tilewall extensions."""
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, delete, get, post, put
@@ -48,17 +48,26 @@ class ZoneList(msgspec.Struct):
     zones: list[ZoneFull]
 
 
+ZoneDisplayIds = Annotated[
+    list[int], msgspec.Meta(description="Displays of the zone's video wall, each given once.")
+]
+ControlDisplayId = Annotated[
+    int | None,
+    msgspec.Meta(description="One of the zone's displays; 0 or absent: the first of them."),
+]
+
+
 class ZoneIn(msgspec.Struct):
     zoneName: PathName
     videowallId: str
-    displayIds: list[int] = []
-    controlDisplayId: int | None = None
+    displayIds: ZoneDisplayIds = []
+    controlDisplayId: ControlDisplayId = None
 
 
 class ZoneUpdate(msgspec.Struct):
     zoneName: PathName | None = None
-    displayIds: list[int] | None = None
-    controlDisplayId: int | None = None
+    displayIds: ZoneDisplayIds | None = None
+    controlDisplayId: ControlDisplayId = None
 
 
 def full(host: Host, zone: Zone) -> ZoneFull:
