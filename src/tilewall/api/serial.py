@@ -104,7 +104,7 @@ class SerialPortBody(msgspec.Struct):
     port: Annotated[
         str,
         msgspec.Meta(
-            pattern=r"^\s*(?:/dev(?:/[^\x00]*)?|(?:socket|rfc2217)://[^\s/:@]+:[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
+            pattern=r"^\s*(?:/dev(?:/[^\x00]*)?|(?:socket|rfc2217)://(?:\[[0-9A-Fa-f:.]+\]|[^\s/:@\[\]]+):[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
             description="A device under /dev (no '..'), socket://host:port, "
             "rfc2217://host:port (port up to 65535) or loop://; blank removes the port.",
         ),
