@@ -154,8 +154,9 @@ RULES_IN_WORDS = [
     ),
     InWords(
         r"PUT /api/serial/\{seatID\}/port",
-        r"^serial devices are paths under /dev|needs a host and a port number",
-        "a device path has no '..'; a port number is at most 65535",
+        r"^serial devices are paths under /dev|needs a host and a port number|not a valid URL",
+        "a device path has no '..'; a port number is at most 65535; a bracketed host is an "
+        "IPv6 address",
     ),
 ]
 
