@@ -1,27 +1,68 @@
-"""Zones: every operation by name and by id, short and full shapes, and the
-create/update/delete extensions with their membership rules."""
+"""Zones: reading them by name and by id in their short and full shapes, renaming, and
+the create/update/delete extensions with their membership rules. Their playback
+operations are tested with every target's (test_playback.py)."""
 
 import pytest
 
-from tests.helpers import (
-    WEB,
-    CrudMixin,
-    create_source,
-    error,
-    locked_display,
-    make_wall,
-    media_root,
-    needs_ffmpeg,
-    ok,
-    signage_source,
-    url,
-    write_mp4,
-    write_png,
-)
+from tests.support.app import SharedApp
+from tests.support.http import error, ok, url
+from tests.support.mixins import ByNameMixin, FullCrudMixin, NamesInPathsMixin
+from tests.support.playback import ZONE_FIELDS as SHORT
+from tests.support.sources import WEB, create_source
+from tests.support.topology import locked_display, make_wall, unique
 
-SHORT = {"zoneId", "zoneName", "isPlaying", "playingSourceId", "videowallId"}
 FULL = SHORT | {"isShowingWelcomeScreen", "controlDisplayId", "zoneDisplays"}
 FORMS = ["byname", "byid"]
+
+
+class TestZoneCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin):
+    collection = "/zones"
+    list_key = "zones"
+    id_field = "zoneId"
+    name_field = "zoneName"
+    by_name = "/zones/byname"
+
+    def valid_body(self, api, name):
+        wall = make_wall(api, unique("CRUD wall"), zones={}, count=2)
+        return {"zoneName": name, "videowallId": wall.id, "displayIds": wall.displays}
+
+    def invalid_bodies(self, api):
+        wall = make_wall(api, unique("CRUD wall"), zones={}, count=2)
+        return [
+            ({"zoneName": "Z", "videowallId": "nope", "displayIds": []}, 404, ()),
+            ({"zoneName": "Z", "videowallId": wall.id, "displayIds": [999]}, 400, ("999",)),
+            ({"zoneName": "Z", "displayIds": []}, 400, ("videowallId",)),
+        ]
+
+    def update_body(self, api, created, name):
+        return {"zoneName": name}
+
+    def test_create_answers_the_full_shape(self, api):
+        body = self.create(api)
+        assert set(body) == FULL
+        assert [d["displayId"] for d in body["zoneDisplays"] if d["isSelected"]]
+
+    def test_rename(self, api):
+        wall = make_wall(api, unique("Rename wall"), zones={unique("North zone"): [0, 1]})
+        [(name, zone)] = wall.zones.items()
+        new_name = unique("Nord – Zone 1 ✓")
+        body = ok(api.put(url("zones", "byname", name, "rename"), params={"newZoneName": new_name}))
+        assert set(body) == SHORT
+        assert body["zoneName"] == new_name and body["zoneId"] == zone["zoneId"]
+        error(api.get(url("zones", "byname", name)), 404)
+        assert ok(api.get(url("zones", "byname", new_name)))["zoneId"] == zone["zoneId"]
+
+    def test_rename_refusals(self, api):
+        wall = make_wall(api, unique("Rename wall"), zones={unique("A zone"): [0], unique("B zone"): [1]})
+        name, other = wall.zones
+        rename = url("zones", "byname", name, "rename")
+        # names are addressed in URL paths, where '/' cannot round-trip
+        error(api.put(rename, params={"newZoneName": "A/B"}), 400, "/")
+        error(api.put(rename), 400, "newZoneName")
+        error(api.put(rename, params={"newZoneName": " "}), 400, "newZoneName")
+        error(api.put(rename, params={"newZoneName": other}), 409)
+        assert ok(api.get(url("zones", "byname", name)))["zoneName"] == name
+        error(api.put(url("zones", "byname", "Nowhere", "rename"), params={"newZoneName": "x"}), 404)
 
 
 @pytest.fixture
@@ -29,21 +70,9 @@ def wall(api):
     return make_wall(api, "Main wall", zones={"North zone": [0, 1], "Zone süd": [2, 3]})
 
 
-@pytest.fixture
-def web(api):
-    return create_source(api, WEB, "Page one")
-
-
 def zpath(wall, form, name="North zone", suffix=""):
     base = url("zones", "byname", name) if form == "byname" else url("zones", wall.zone_id(name))
     return base + (f"/{suffix}" if suffix else "")
-
-
-def full(api, wall, name="North zone"):
-    return ok(api.get(url("zones", wall.zone_id(name))))
-
-
-# reading
 
 
 @pytest.mark.parametrize("form", FORMS)
@@ -60,12 +89,6 @@ def test_get_full_shape(api, wall, form):
     assert selected == set(wall.displays[:2])
     for d in body["zoneDisplays"]:
         assert set(d) == {"displayId", "isSelected"}
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_get_unknown_404(api, wall, form):
-    path = "/zones/byname/Nowhere" if form == "byname" else "/zones/nowhere"
-    error(api.get(path), 404, "not found")
 
 
 def test_by_name_and_by_id_agree(api, wall):
@@ -85,213 +108,17 @@ def test_list_and_by_video_wall(api, wall):
     error(api.get("/zones/byvideowallid/nope"), 404)
 
 
-# switch and play control
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_switch_short_shape(api, wall, web, form):
-    body = ok(
-        api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceId": web["sourceId"]})
-    )
-    assert set(body) == SHORT
-    assert body["isPlaying"] is True
-    assert body["playingSourceId"] == web["sourceId"]
-    # every display of the zone shows it, the other zone does not
-    for display in wall.displays[:2]:
-        assert ok(api.get(f"/displays/{display}"))["playingSourceId"] == web["sourceId"]
-    assert full(api, wall, "Zone süd")["playingSourceId"] == ""
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_switch_by_source_name_and_body(api, wall, web, form):
-    body = ok(
-        api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceName": "Page one"})
-    )
-    assert body["playingSourceId"] == web["sourceId"]
-    other = create_source(api, WEB, "Page two")
-    body = ok(api.put(zpath(wall, form, suffix="switch"), json={"sourceId": other["sourceId"]}))
-    assert body["playingSourceId"] == other["sourceId"]
-
-
-@pytest.mark.parametrize(
-    ("form", "named"), [("byname", "destinationSourceName"), ("byid", "destinationSourceId")]
-)
-def test_switch_without_destination_400_names_parameter(api, wall, form, named):
-    error(api.put(zpath(wall, form, suffix="switch")), 400, named)
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_switch_404s(api, wall, web, form):
-    error(api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceId": "nope"}), 404)
-    missing = "/zones/byname/Nowhere/switch" if form == "byname" else "/zones/nowhere/switch"
-    error(api.put(missing, params={"destinationSourceId": web["sourceId"]}), 404)
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_switch_welcome_screen(api, wall, web, form):
-    ok(
-        api.put(
-            zpath(wall, form, suffix="switch"),
-            params={"destinationSourceId": web["sourceId"], "isShowWelcomeScreen": "true"},
-        )
-    )
-    body = full(api, wall)
-    assert body["isShowingWelcomeScreen"] is True
-    assert body["isPlaying"] is False
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_pause_resume_stop_play(api, wall, web, form):
-    ok(api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceId": web["sourceId"]}))
-    body = ok(api.put(zpath(wall, form, suffix="pause")))
-    assert set(body) == SHORT and body["isPlaying"] is False
-    body = ok(api.put(zpath(wall, form, suffix="resume")))
-    assert set(body) == SHORT and body["isPlaying"] is True
-    body = ok(api.put(zpath(wall, form, suffix="stop")))
-    assert set(body) == SHORT and body["isPlaying"] is False and body["playingSourceId"] == ""
-    body = ok(api.put(zpath(wall, form, suffix="play")))
-    assert set(body) == SHORT and body["isPlaying"] is True
-    assert body["playingSourceId"] == web["sourceId"]
-
-
 @pytest.mark.parametrize(
     ("form", "suffix"), [("byname", "playAssignedSource"), ("byid", "playAssignedProfile")]
 )
-def test_earlier_style_play_assigned(api, wall, web, form, suffix):
+def test_earlier_style_play_assigned(api, wall, form, suffix):
+    web = create_source(api, WEB, "Page one")
     ok(api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceId": web["sourceId"]}))
     ok(api.put(zpath(wall, form, suffix="stop")))
     body = ok(api.put(zpath(wall, form, suffix=suffix)))
     assert set(body) == SHORT
     assert body["isPlaying"] is True
     assert body["playingSourceId"] == web["sourceId"]
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_play_without_assigned_source_409(api, wall, form):
-    error(api.put(zpath(wall, form, suffix="play")), 409)
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_operations_on_unknown_zone_404(api, wall, form):
-    base = "/zones/byname/Nowhere" if form == "byname" else "/zones/nowhere"
-    for suffix, body in [
-        ("play", None),
-        ("stop", None),
-        ("pause", None),
-        ("resume", None),
-        ("seek", {"time": 0}),
-        ("forward", {"time": 0}),
-        ("rewind", {"time": 0}),
-        ("playVideoList", {"videolist": ["a.png"]}),
-    ]:
-        error(api.put(f"{base}/{suffix}", json=body), 404)
-    error(api.get(f"{base}/mediainfo"), 404)
-
-
-@needs_ffmpeg
-@pytest.mark.parametrize("form", FORMS)
-def test_signage_seek_forward_rewind_mediainfo(api, wall, form):
-    root = media_root(api)
-    write_png(root, "z/a.png")
-    write_mp4(root, "z/b.mp4", seconds=3)
-    source = signage_source(api, "Zone slides", "z/a.png", "z/b.mp4", interval=6)
-    ok(
-        api.put(
-            zpath(wall, form, suffix="switch"), params={"destinationSourceId": source["sourceId"]}
-        )
-    )
-    ok(api.put(zpath(wall, form, suffix="pause")))
-    body = ok(api.put(zpath(wall, form, suffix="seek"), json={"time": 7000}))
-    assert body == {
-        "filename": "z/b.mp4",
-        "totalDurationInMillliseconds": 3000,
-        "currentTimeInMilliseconds": 1000,
-    }
-    body = ok(api.put(zpath(wall, form, suffix="rewind"), json={"time": 2000}))
-    assert body["filename"] == "z/a.png" and body["currentTimeInMilliseconds"] == 5000
-    body = ok(api.put(zpath(wall, form, suffix="forward"), json={"time": 1500}))
-    assert body["filename"] == "z/b.mp4" and body["currentTimeInMilliseconds"] == 500
-    assert ok(api.get(zpath(wall, form, suffix="mediainfo"))) == body
-    # every tile of the zone reports the same
-    for display in wall.displays[:2]:
-        assert ok(api.get(f"/displays/{display}/mediainfo")) == body
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_play_video_list_short_shape(api, wall, form):
-    write_png(media_root(api), "one.png")
-    body = ok(
-        api.put(
-            zpath(wall, form, suffix="playVideoList"),
-            json={"videolist": ["one.png"], "repeat": True, "slideshowInterval": 5},
-        )
-    )
-    assert set(body) == SHORT
-    assert body["isPlaying"] is True
-    assert ok(api.get(zpath(wall, form, suffix="mediainfo")))["filename"] == "one.png"
-
-
-# rename
-
-
-def test_rename(api, wall, web):
-    zone_id = wall.zone_id("North zone")
-    body = ok(
-        api.put(
-            url("zones", "byname", "North zone", "rename"),
-            params={"newZoneName": "Nord – Zone 1 ✓"},
-        )
-    )
-    assert set(body) == SHORT
-    assert body["zoneName"] == "Nord – Zone 1 ✓" and body["zoneId"] == zone_id
-    error(api.get(url("zones", "byname", "North zone")), 404)
-    assert ok(api.get(url("zones", "byname", "Nord – Zone 1 ✓")))["zoneId"] == zone_id
-
-
-def test_zone_name_with_slash_refused(api, wall):
-    # names are addressed in URL paths, where '/' cannot round-trip
-    error(
-        api.put(url("zones", "byname", "North zone", "rename"), params={"newZoneName": "A/B"}),
-        400,
-        "/",
-    )
-    assert ok(api.get(url("zones", "byname", "North zone")))["zoneName"] == "North zone"
-
-
-def test_rename_needs_new_name_400(api, wall):
-    error(api.put(url("zones", "byname", "North zone", "rename")), 400, "newZoneName")
-    error(
-        api.put(url("zones", "byname", "North zone", "rename"), params={"newZoneName": " "}),
-        400,
-        "newZoneName",
-    )
-
-
-def test_rename_to_taken_name_409(api, wall):
-    error(
-        api.put(url("zones", "byname", "North zone", "rename"), params={"newZoneName": "Zone süd"}),
-        409,
-    )
-    assert ok(api.get(url("zones", "byname", "North zone")))
-
-
-def test_rename_unknown_404(api, wall):
-    error(api.put(url("zones", "byname", "Nowhere", "rename"), params={"newZoneName": "x"}), 404)
-
-
-# extensions: create, update, delete
-
-
-class TestZoneCrud(CrudMixin):
-    collection = "/zones"
-    list_key = "zones"
-    id_field = "zoneId"
-    name_field = "zoneName"
-
-    def create_body(self, client, name):
-        if not hasattr(client, "_test_wall"):
-            client._test_wall = make_wall(client, "CRUD wall", zones={})
-        return {"zoneName": name, "videowallId": client._test_wall.id, "displayIds": []}
 
 
 def test_create_zone_with_control_display(api):
