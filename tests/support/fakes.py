@@ -1,8 +1,11 @@
-"""A fake host behind the receiver hub's port, and the receiver route served for it."""
+"""Stand-ins: a fake host behind the receiver hub's port (and the receiver route served
+for it), a network serial server."""
 
 from __future__ import annotations
 
 import contextlib
+import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -111,3 +114,28 @@ async def serve(
             yield hub, port
         finally:
             await hub.stop()
+
+
+class SerialServer:
+    """A network serial server stand-in: a TCP listener on loopback keeping what arrives."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self._socket.getsockname()[1]
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        self._socket.settimeout(10)
+        try:
+            while True:
+                connection, _ = self._socket.accept()
+                with connection:
+                    while chunk := connection.recv(65536):
+                        self.received += chunk
+        except OSError:
+            return
+
+    def close(self) -> None:
+        self._socket.close()

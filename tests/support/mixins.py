@@ -50,6 +50,10 @@ class Resource:
         """A body that creates an object named ``name``."""
         raise NotImplementedError
 
+    def name_for(self, name: str) -> str:
+        """A name of this resource made from ``name`` (a file name needs its suffix)."""
+        return name
+
     def invalid_bodies(self, api: Api) -> list[Invalid]:
         """Create bodies the host refuses (at least one)."""
         raise NotImplementedError
@@ -90,7 +94,8 @@ class Resource:
     # --- helpers -----------------------------------------------------------------------------
 
     def create(self, api: Api, name: str | None = None) -> dict[str, Any]:
-        return self.answer(self.create_request(api, self.valid_body(api, name or unique("obj"))))
+        name = name or self.name_for(unique("obj"))
+        return self.answer(self.create_request(api, self.valid_body(api, name)))
 
     def read(self, api: Api, key: str) -> dict[str, Any]:
         return self.read_answer(api.get(self.item(key)))
@@ -121,14 +126,14 @@ class SortedByNameMixin(Resource):
 
 class CreateMixin(Resource):
     def test_create_answers_the_object(self, api: Api) -> None:
-        name = unique("Created one")
+        name = self.name_for(unique("Created one"))
         created = self.create(api, name)
         assert isinstance(created[self.id_field], str) and created[self.id_field]
         assert created[self.name_field] == name
         assert self.read(api, created[self.id_field]) == created
 
     def test_create_with_a_taken_name(self, api: Api) -> None:
-        name = unique("Twin")
+        name = self.name_for(unique("Twin"))
         first = self.create(api, name)
         count = len(self.listed(api))
         response = self.create_request(api, self.valid_body(api, name))
