@@ -5,6 +5,7 @@ A route added later is swept automatically."""
 import re
 
 import pytest
+
 from tests.support.http import Api, error, login
 from tilewall.app import create_app
 

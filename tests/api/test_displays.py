@@ -122,7 +122,9 @@ class TestDisplays(SharedApp):
         assert wall["zones"] == []
         source = create_source(api, WEB, unique("Idle page"))
         message = error(
-            api.put(f"/displays/{ids[0]}/switch", params={"destinationSourceId": source["sourceId"]}),
+            api.put(
+                f"/displays/{ids[0]}/switch", params={"destinationSourceId": source["sourceId"]}
+            ),
             409,
             "no zone",
         )

@@ -84,7 +84,11 @@ class TestPrintProfileCrud(SharedApp, CrudMixin, NamesInPathsMixin, SortedByName
             ({}, 400, ("printProfiles",)),
             ({"printProfiles": {"queueName": "q"}}, 400, ()),
             ({"printProfiles": ["q"]}, 400, ()),
-            ({"printProfiles": [{"queueName": "q"}, {"queueName": "q", "freePages": 2}]}, 400, ("twice",)),
+            (
+                {"printProfiles": [{"queueName": "q"}, {"queueName": "q", "freePages": 2}]},
+                400,
+                ("twice",),
+            ),
         ]
 
     def answer(self, response):
@@ -99,7 +103,9 @@ class TestPrintProfileCrud(SharedApp, CrudMixin, NamesInPathsMixin, SortedByName
         ok(post(api, {"queueName": "Floor 2 ä"}))
         assert one(api, "Floor 2 ä")["queueName"] == "Floor 2 ä"
         ok(api.delete("/printprofiles/Floor 2 ä"))
-        assert "Floor 2 ä" not in {p["queueName"] for p in ok(api.get("/printprofiles"))["printProfiles"]}
+        assert "Floor 2 ä" not in {
+            p["queueName"] for p in ok(api.get("/printprofiles"))["printProfiles"]
+        }
 
 
 def test_empty(api):

@@ -47,7 +47,9 @@ class TestSourceCrud(SharedApp, FullCrudMixin):
 
     def test_update_changes_type_and_params(self, api):
         created = create_source(api, WEB, unique("Page"))
-        body = source_body(STREAMER, unique("Stream now"), URL="https://example.org/live", Muted="false")
+        body = source_body(
+            STREAMER, unique("Stream now"), URL="https://example.org/live", Muted="false"
+        )
         updated = ok(api.put(f"/sources/{created['sourceId']}", json=body))
         assert updated["sourceType"] == STREAMER
         assert param_value(updated, "URL") == "https://example.org/live"

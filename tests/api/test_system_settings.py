@@ -5,7 +5,21 @@ import time
 
 import pytest
 
+from tests.support.singletons import SingletonMixin
 from tilewall.api import settings as settings_api
+
+
+class TestPartnerAccess(SingletonMixin):
+    path = "/system/partneraccess"
+
+    def initial(self, api):
+        return {"partnerAccess": False}
+
+    def valid_body(self, api):
+        return {"partnerAccess": True}
+
+    def invalid_bodies(self, api):
+        return [({"partnerAccess": "yes"}, 400, ()), ({"partnerAccess": None}, 400, ())]
 
 
 def test_hostname(api, host):
@@ -153,12 +167,9 @@ def test_network_update_that_fails_answers_500(api, host, monkeypatch):
 
 
 def test_partner_access_and_vpn(api, host):
-    assert api.get("/system/partneraccess").json() == {"partnerAccess": False}
     assert api.put("/system/partneraccess", json={"partnerAccess": True}).json() == {
         "partnerAccess": True
     }
-    assert api.get("/system/partneraccess").json() == {"partnerAccess": True}
-    assert api.put("/system/partneraccess", json={"partnerAccess": "yes"}).status_code == 400
 
     status = api.get("/system/vpn").json()
     assert status["running"] is False and status["managed"] is False
@@ -221,5 +232,5 @@ def test_packages(api, host):
         ("GET", "/system/manifest"),
     ],
 )
-def test_system_needs_a_session(anon, method, path):
-    assert anon.request(method, path).status_code == 401
+def test_system_needs_a_session(sessionless, method, path):
+    assert sessionless.request(method, path).status_code == 401

@@ -31,7 +31,11 @@ class TestVideoWallCrud(SharedApp, FullCrudMixin, SortedByNameMixin):
         return [
             (wall_body("W", [999]), 404, ("999",)),
             (wall_body("W", [display, display]), 400, ()),
-            ({**wall_body("Bad canvas", [display]), "canvasGeometry": geometry(0, 10, 0, 0)}, 400, ("canvasGeometry",)),
+            (
+                {**wall_body("Bad canvas", [display]), "canvasGeometry": geometry(0, 10, 0, 0)},
+                400,
+                ("canvasGeometry",),
+            ),
         ]
 
     def update_body(self, api, created, name):

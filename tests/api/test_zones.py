@@ -53,7 +53,9 @@ class TestZoneCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin):
         assert ok(api.get(url("zones", "byname", new_name)))["zoneId"] == zone["zoneId"]
 
     def test_rename_refusals(self, api):
-        wall = make_wall(api, unique("Rename wall"), zones={unique("A zone"): [0], unique("B zone"): [1]})
+        wall = make_wall(
+            api, unique("Rename wall"), zones={unique("A zone"): [0], unique("B zone"): [1]}
+        )
         name, other = wall.zones
         rename = url("zones", "byname", name, "rename")
         # names are addressed in URL paths, where '/' cannot round-trip
@@ -62,7 +64,9 @@ class TestZoneCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin):
         error(api.put(rename, params={"newZoneName": " "}), 400, "newZoneName")
         error(api.put(rename, params={"newZoneName": other}), 409)
         assert ok(api.get(url("zones", "byname", name)))["zoneName"] == name
-        error(api.put(url("zones", "byname", "Nowhere", "rename"), params={"newZoneName": "x"}), 404)
+        error(
+            api.put(url("zones", "byname", "Nowhere", "rename"), params={"newZoneName": "x"}), 404
+        )
 
 
 @pytest.fixture

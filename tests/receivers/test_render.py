@@ -5,6 +5,7 @@ import json
 import msgspec
 import pytest
 
+from tests.support.fakes import FakeMedia
 from tilewall.host.model import (
     Display,
     Geometry,
@@ -32,8 +33,6 @@ from tilewall.host.playback.render import (
     describe,
 )
 from tilewall.host.state import State
-
-from .fakes import FakeMedia
 
 HOST = HostInfo("wallhost", "192.0.2.10")
 NOW = 1_700_000_000_000

@@ -2,13 +2,13 @@
 
 import asyncio
 
+from tests.support.fakes import FakeHost, FakeMedia
 from tilewall.host.model import Geometry, Monitor, Timeline, VideoWall, Zone
 from tilewall.host.playback.render import Alert, OverlayState
 from tilewall.host.state import Event
 from tilewall.receivers.hub import Hub, Limits
 from tilewall.receivers.virtual import VirtualReceiver
 
-from .fakes import FakeHost, FakeMedia
 from .test_render import signage
 
 

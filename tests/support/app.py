@@ -34,16 +34,18 @@ def admin_environment(mp: pytest.MonkeyPatch) -> None:
 
 @contextlib.contextmanager
 def app_client(
-    data_dir: Path, *, session: bool = True, keep: bool = False, prefix: str = "/api", **options: Any
+    data_dir: Path, *, session: bool = True, keep: bool = False, root: str = "", **options: Any
 ) -> Iterator[Api]:
     """The app (``make_app(data_dir, **options)``) started, as a client; logged in unless
-    ``session`` is false. Leaving the block shuts the app down, as stopping the host does."""
+    ``session`` is false. Paths are relative to /api, or (``root="/api"``) to the host's
+    root. Leaving the block shuts the app down, as stopping the host does."""
     from litestar.testing import TestClient
 
     from tilewall.server import make_app
 
-    with TestClient(make_app(data_dir, **options), base_url=BASE_URL + prefix) as client:
-        api = Api(client)
+    base_url = BASE_URL if root else f"{BASE_URL}/api"
+    with TestClient(make_app(data_dir, **options), base_url=base_url) as client:
+        api = Api(client, root=root)
         if session:
             login(api, keep)
         yield api

@@ -16,7 +16,7 @@ SESSION_COOKIE = "JSESSIONID"
 
 
 class Api:
-    """A client of the interface (paths relative to ``/api``)."""
+    """A client of the interface (paths relative to ``/api``, or to ``root``)."""
 
     def __init__(
         self,
@@ -25,19 +25,24 @@ class Api:
         user: str = ADMIN,
         password: str = PASSWORD,
         relogin: bool = False,
+        root: str = "",
     ) -> None:
         #: a ``litestar.testing.TestClient`` or an ``httpx.Client``, with its base URL
         self.transport = transport
+        #: the interface's path under that base URL ("" when the base URL ends in /api)
+        self.root = root
         self.user = user
         self.password = password
         #: log in again and repeat a request answered 401 (a server that restarted)
         self.relogin = relogin
+        #: the session id sent, if any
+        self.session: str | None = None
 
     def request(self, method: str, path: str, **kwargs: Any) -> Any:
         """The one request helper: ``kwargs`` as httpx takes them (params, json, content,
         headers); answers the response."""
         response = self.transport.request(method, path, **kwargs)
-        if response.status_code == 401 and self.relogin and path != "/session":
+        if response.status_code == 401 and self.relogin and path != f"{self.root}/session":
             login(self)
             response = self.transport.request(method, path, **kwargs)
         return response
@@ -61,10 +66,12 @@ class Api:
     def use_session(self, token: str) -> None:
         """Send ``token`` as the session cookie from now on."""
         self.transport.cookies.set(SESSION_COOKIE, token)
+        self.session = token
 
     def forget_session(self) -> None:
         """Send no session cookie (the session itself stays open on the host)."""
         self.transport.cookies.clear()
+        self.session = None
 
     def close(self) -> None:
         self.transport.close()
@@ -77,7 +84,7 @@ def login(
     now on. Answers the session id."""
     response = api.request(
         "POST",
-        "/session",
+        f"{api.root}/session",
         params={"keepLoggedIn": keep},
         json={"user": user or api.user, "password": password or api.password},
     )

@@ -242,7 +242,9 @@ class UpdateMixin(Resource):
     def test_update(self, api: Api) -> None:
         created = self.create(api)
         name = unique("Renamed")
-        updated = self.answer(self.update(api, created[self.id_field], self.update_body(api, created, name)))
+        updated = self.answer(
+            self.update(api, created[self.id_field], self.update_body(api, created, name))
+        )
         assert updated[self.id_field] == created[self.id_field]
         assert updated[self.name_field] == name
         assert self.read(api, created[self.id_field]) == updated
@@ -264,7 +266,9 @@ class UpdateMixin(Resource):
     def test_update_to_a_taken_name_409(self, api: Api) -> None:
         taken = self.create(api)[self.name_field]
         other = self.create(api)
-        error(self.update(api, other[self.id_field], self.update_body(api, other, taken)), 409, taken)
+        error(
+            self.update(api, other[self.id_field], self.update_body(api, other, taken)), 409, taken
+        )
         assert self.read(api, other[self.id_field]) == other
 
     def test_update_unknown_404(self, api: Api) -> None:

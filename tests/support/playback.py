@@ -99,7 +99,9 @@ def switch(api: Api, target: Target, source: dict[str, Any], **params: Any) -> A
     """Play ``source``: switch to it, or (a mirror group) play it."""
     if target.switches:
         return ok(
-            api.put(target.op("switch"), params={"destinationSourceId": source["sourceId"], **params})
+            api.put(
+                target.op("switch"), params={"destinationSourceId": source["sourceId"], **params}
+            )
         )
     return ok(api.put(target.op("play"), json={"sourceId": source["sourceId"]}))
 
@@ -180,7 +182,9 @@ class PlaybackMixin:
         if "isShowingWelcomeScreen" in body:
             assert body["isShowingWelcomeScreen"] is False
         # every display of the target shows it, the others of its wall do not
-        assert [playing(api, d) for d in target.displays] == [web["sourceId"]] * len(target.displays)
+        assert [playing(api, d) for d in target.displays] == [web["sourceId"]] * len(
+            target.displays
+        )
         assert [playing(api, d) for d in target.idle] == [""] * len(target.idle)
 
     @pytest.mark.parametrize("kind", SWITCHING)
@@ -198,7 +202,9 @@ class PlaybackMixin:
         error(api.put(missing, params={"destinationSourceId": web["sourceId"]}), 404)
 
     @pytest.mark.parametrize("kind", SWITCHING)
-    def test_switch_to_the_welcome_screen_then_play(self, api: Api, web: dict[str, Any], kind: str) -> None:
+    def test_switch_to_the_welcome_screen_then_play(
+        self, api: Api, web: dict[str, Any], kind: str
+    ) -> None:
         target = make_target(api, kind)
         switch(api, target, web, isShowWelcomeScreen="true")
         shown = ok(api.get(target.item))
@@ -263,7 +269,9 @@ class PlaybackMixin:
         assert set(body) == MEDIA_INFO
         assert body["filename"] == ""
 
-    def test_mediainfo_of_a_source_other_than_signage(self, api: Api, target: Target, web: dict[str, Any]) -> None:
+    def test_mediainfo_of_a_source_other_than_signage(
+        self, api: Api, target: Target, web: dict[str, Any]
+    ) -> None:
         switch(api, target, web)
         assert info(api, target)["totalDurationInMillliseconds"] == -1
 

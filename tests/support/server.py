@@ -179,7 +179,9 @@ class ServerProcess:
         ok(self.api.put(f"/media/{name}", content=path.read_bytes()))
 
     def signage(self, name: str, files: list[str], interval_s: int = 30) -> str:
-        return str(signage_source(self.api, name, *files, interval=interval_s, typed=True)["sourceId"])
+        return str(
+            signage_source(self.api, name, *files, interval=interval_s, typed=True)["sourceId"]
+        )
 
     def streamer(self, name: str, stream_url: str) -> str:
         return streamer_source(self.api, name, stream_url)
@@ -265,4 +267,3 @@ async def serve_asgi(app: Any) -> AsyncIterator[int]:
     finally:
         server.should_exit = True
         await task
-

@@ -65,7 +65,9 @@ def minimal_params(api: Api, type_: str) -> dict[str, str]:
     return {}
 
 
-def create_source(api: Api, type_: str = WEB, name: str | None = None, **params: str) -> dict[str, Any]:
+def create_source(
+    api: Api, type_: str = WEB, name: str | None = None, **params: str
+) -> dict[str, Any]:
     """A source of ``type_`` with what it needs and ``params``; the host's answer."""
     values = minimal_params(api, type_)
     values.update(params)
@@ -87,7 +89,9 @@ def signage_source(
 
 def web_source(api: Api, name: str, url: str = "https://example.org/") -> str:
     """A Web Browser source; its id."""
-    return str(ok(api.post("/sources", json=source_body(WEB, name, typed=True, URL=url)))["sourceId"])
+    return str(
+        ok(api.post("/sources", json=source_body(WEB, name, typed=True, URL=url)))["sourceId"]
+    )
 
 
 def streamer_source(api: Api, name: str, url: str) -> str:

@@ -188,7 +188,9 @@ def make_topology(api: Api, prefix: str = "") -> Topology:
     media = [write_png(media_root(api), f"scene/{c}.png", rgb) for c, rgb in _COLOURS.items()]
     return Topology(
         display=locked_display(api),
-        wall=make_wall(api, f"{prefix}Lobby wall", {f"{prefix}Left": [0, 2], f"{prefix}Right": [1, 3]}),
+        wall=make_wall(
+            api, f"{prefix}Lobby wall", {f"{prefix}Left": [0, 2], f"{prefix}Right": [1, 3]}
+        ),
         mirror=make_mirror(api, f"{prefix}Reception pair"),
         sources={t: create_source(api, t, f"{prefix}A {t}") for t in CATALOGUE_TYPES},
         media=media,
