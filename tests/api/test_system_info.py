@@ -107,8 +107,12 @@ def test_apilog_rotates(api, host, monkeypatch):
 
     from tilewall.app import log as access_log
 
+    # the handler of this host (apps of other tests may be running and logging too)
     handler = next(
-        h for h in access_log.handlers if isinstance(h, logging.handlers.RotatingFileHandler)
+        h
+        for h in access_log.handlers
+        if isinstance(h, logging.handlers.RotatingFileHandler)
+        and h.baseFilename == str(host.data_dir / "logs" / "api.log")
     )
     monkeypatch.setattr(handler, "maxBytes", 2000)
     for _ in range(40):
