@@ -83,6 +83,16 @@ class TestDisplays(SharedApp):
     def test_unknown_display_404(self, api, key):
         error(api.get(f"/displays/{key}"), 404, "not found")
 
+    def test_station_types(self, api):
+        wall = make_wall(api, unique("Lobby wall"), zones={unique("Top"): [0, 1]})
+        standalone = locked_display(api)
+        types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
+        assert types[standalone] == "STANDALONE"
+        assert types[wall.displays[0]] == "VIDEOWALL"
+        assert types[wall.displays[1]] == "VIDEOWALL"
+        assert types[wall.displays[2]] == "VIDEOWALL_ZONE_INACTIVE"
+        assert types[wall.displays[3]] == "VIDEOWALL_ZONE_INACTIVE"
+
     def test_get_display_without_station_type(self, api):
         display = locked_display(api)
         body = ok(api.get(f"/displays/{display}"))
@@ -143,17 +153,6 @@ def test_list_shape(api):
     assert item["isOnline"] is True
     assert item["playingSourceId"] == ""
     assert isinstance(item["isShowingWelcomeScreen"], bool)
-
-
-def test_station_types(api):
-    wall = make_wall(api, zones={"Top": [0, 1]})
-    standalone = locked_display(api)
-    types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
-    assert types[standalone] == "STANDALONE"
-    assert types[wall.displays[0]] == "VIDEOWALL"
-    assert types[wall.displays[1]] == "VIDEOWALL"
-    assert types[wall.displays[2]] == "VIDEOWALL_ZONE_INACTIVE"
-    assert types[wall.displays[3]] == "VIDEOWALL_ZONE_INACTIVE"
 
 
 def test_standalone_only_excludes_zone_members(api):
