@@ -69,139 +69,149 @@ class TestZoneCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin):
         )
 
 
-@pytest.fixture
-def wall(api):
-    return make_wall(api, "Main wall", zones={"North zone": [0, 1], "Zone süd": [2, 3]})
+class TestZones(SharedApp):
+    @pytest.fixture
+    def wall(self, api):
+        """A 2x2 wall: zone ``north`` of positions 0 and 1, zone ``south`` of 2 and 3."""
+        north, south = unique("North zone"), unique("Zone süd")
+        wall = make_wall(api, unique("Main wall"), zones={north: [0, 1], south: [2, 3]})
+        wall.north, wall.south = north, south
+        return wall
+
+    @pytest.mark.parametrize("form", FORMS)
+    def test_get_full_shape(self, api, wall, form):
+        body = ok(api.get(zpath(wall, form, wall.north)))
+        assert set(body) == FULL
+        assert body["zoneName"] == wall.north
+        assert body["zoneId"] == wall.zone_id(wall.north)
+        assert body["videowallId"] == wall.id
+        assert body["isPlaying"] is False
+        assert body["playingSourceId"] == ""
+        assert body["controlDisplayId"] in wall.displays[:2]
+        selected = {d["displayId"] for d in body["zoneDisplays"] if d["isSelected"]}
+        assert selected == set(wall.displays[:2])
+        for d in body["zoneDisplays"]:
+            assert set(d) == {"displayId", "isSelected"}
+
+    def test_by_name_and_by_id_agree(self, api, wall):
+        assert ok(api.get(zpath(wall, "byname", wall.south))) == ok(
+            api.get(zpath(wall, "byid", wall.south))
+        )
+
+    def test_list_and_by_video_wall(self, api, wall):
+        zones = ok(api.get("/zones"))["zones"]
+        assert {z["zoneName"] for z in zones} >= {wall.north, wall.south}
+        assert all(set(z) == FULL for z in zones)
+        mine = ok(api.get(url("zones", "byvideowallid", wall.id)))["zones"]
+        assert {z["zoneName"] for z in mine} == {wall.north, wall.south}
+        solo = unique("Solo")
+        other = make_wall(api, unique("Second wall"), zones={solo: [0, 1, 2, 3]})
+        by_wall = ok(api.get(url("zones", "byvideowallid", other.id)))["zones"]
+        assert [z["zoneName"] for z in by_wall] == [solo]
+        assert len(ok(api.get("/zones"))["zones"]) == len(zones) + 1
+        error(api.get("/zones/byvideowallid/nope"), 404)
+
+    @pytest.mark.parametrize(
+        ("form", "suffix"), [("byname", "playAssignedSource"), ("byid", "playAssignedProfile")]
+    )
+    def test_earlier_style_play_assigned(self, api, wall, form, suffix):
+        web = create_source(api, WEB, unique("Page one"))
+        switch = {"destinationSourceId": web["sourceId"]}
+        ok(api.put(zpath(wall, form, wall.north, "switch"), params=switch))
+        ok(api.put(zpath(wall, form, wall.north, "stop")))
+        body = ok(api.put(zpath(wall, form, wall.north, suffix)))
+        assert set(body) == SHORT
+        assert body["isPlaying"] is True
+        assert body["playingSourceId"] == web["sourceId"]
+
+    def test_create_zone_with_control_display(self, api):
+        wall = make_wall(api, unique("Lobby wall"), zones={})
+        body = ok(
+            api.post(
+                "/zones",
+                json={
+                    "zoneName": unique("Z"),
+                    "videowallId": wall.id,
+                    "displayIds": wall.displays[:2],
+                    "controlDisplayId": wall.displays[1],
+                },
+            )
+        )
+        assert set(body) == FULL
+        assert body["controlDisplayId"] == wall.displays[1]
+
+    def test_create_zone_rules(self, api, wall):
+        stranger = locked_display(api)
+        name = unique("Z")
+        # a display that is not on the wall
+        error(
+            api.post(
+                "/zones", json={"zoneName": name, "videowallId": wall.id, "displayIds": [stranger]}
+            ),
+            400,
+            str(stranger),
+        )
+        # a display already in a zone
+        error(
+            api.post(
+                "/zones",
+                json={"zoneName": name, "videowallId": wall.id, "displayIds": [wall.displays[0]]},
+            ),
+            409,
+            wall.north,
+        )
+        # unknown wall
+        error(
+            api.post("/zones", json={"zoneName": name, "videowallId": "nope", "displayIds": []}),
+            404,
+        )
+        # control display outside the zone
+        ok(api.delete(url("zones", wall.zone_id(wall.south))))
+        error(
+            api.post(
+                "/zones",
+                json={
+                    "zoneName": name,
+                    "videowallId": wall.id,
+                    "displayIds": [wall.displays[2]],
+                    "controlDisplayId": wall.displays[3],
+                },
+            ),
+            400,
+            "controlDisplayId",
+        )
+        mine = ok(api.get(url("zones", "byvideowallid", wall.id)))["zones"]
+        assert {z["zoneName"] for z in mine} == {wall.north}
+        error(api.get(url("zones", "byname", name)), 404)
+
+    def test_update_zone_displays(self, api, wall):
+        zone_id = wall.zone_id(wall.north)
+        body = ok(api.put(url("zones", zone_id), json={"displayIds": [wall.displays[0]]}))
+        assert [d["displayId"] for d in body["zoneDisplays"] if d["isSelected"]] == [
+            wall.displays[0]
+        ]
+        types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
+        assert types[wall.displays[1]] == "VIDEOWALL_ZONE_INACTIVE"
+        error(api.put(url("zones", zone_id), json={"displayIds": [wall.displays[2]]}), 409)
+        renamed = unique("Renamed")
+        body = ok(api.put(url("zones", zone_id), json={"zoneName": renamed}))
+        assert body["zoneName"] == renamed
+        error(api.put("/zones/nope", json={"zoneName": "x"}), 404)
+
+    def test_delete_zone_makes_displays_inactive(self, api, wall):
+        ok(api.delete(url("zones", wall.zone_id(wall.north))))
+        types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
+        assert types[wall.displays[0]] == "VIDEOWALL_ZONE_INACTIVE"
+        assert types[wall.displays[2]] == "VIDEOWALL"
+        # a display freed by the delete may join the other zone
+        ok(
+            api.put(
+                url("zones", wall.zone_id(wall.south)),
+                json={"displayIds": [wall.displays[2], wall.displays[3], wall.displays[0]]},
+            )
+        )
 
 
-def zpath(wall, form, name="North zone", suffix=""):
+def zpath(wall, form, name, suffix=""):
     base = url("zones", "byname", name) if form == "byname" else url("zones", wall.zone_id(name))
     return base + (f"/{suffix}" if suffix else "")
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_get_full_shape(api, wall, form):
-    body = ok(api.get(zpath(wall, form)))
-    assert set(body) == FULL
-    assert body["zoneName"] == "North zone"
-    assert body["zoneId"] == wall.zone_id("North zone")
-    assert body["videowallId"] == wall.id
-    assert body["isPlaying"] is False
-    assert body["playingSourceId"] == ""
-    assert body["controlDisplayId"] in wall.displays[:2]
-    selected = {d["displayId"] for d in body["zoneDisplays"] if d["isSelected"]}
-    assert selected == set(wall.displays[:2])
-    for d in body["zoneDisplays"]:
-        assert set(d) == {"displayId", "isSelected"}
-
-
-def test_by_name_and_by_id_agree(api, wall):
-    assert ok(api.get(zpath(wall, "byname", "Zone süd"))) == ok(
-        api.get(zpath(wall, "byid", "Zone süd"))
-    )
-
-
-def test_list_and_by_video_wall(api, wall):
-    zones = ok(api.get("/zones"))["zones"]
-    assert {z["zoneName"] for z in zones} == {"North zone", "Zone süd"}
-    assert all(set(z) == FULL for z in zones)
-    other = make_wall(api, "Second wall", zones={"Solo": [0, 1, 2, 3]})
-    by_wall = ok(api.get(url("zones", "byvideowallid", other.id)))["zones"]
-    assert [z["zoneName"] for z in by_wall] == ["Solo"]
-    assert len(ok(api.get("/zones"))["zones"]) == 3
-    error(api.get("/zones/byvideowallid/nope"), 404)
-
-
-@pytest.mark.parametrize(
-    ("form", "suffix"), [("byname", "playAssignedSource"), ("byid", "playAssignedProfile")]
-)
-def test_earlier_style_play_assigned(api, wall, form, suffix):
-    web = create_source(api, WEB, "Page one")
-    ok(api.put(zpath(wall, form, suffix="switch"), params={"destinationSourceId": web["sourceId"]}))
-    ok(api.put(zpath(wall, form, suffix="stop")))
-    body = ok(api.put(zpath(wall, form, suffix=suffix)))
-    assert set(body) == SHORT
-    assert body["isPlaying"] is True
-    assert body["playingSourceId"] == web["sourceId"]
-
-
-def test_create_zone_with_control_display(api):
-    wall = make_wall(api, zones={})
-    body = ok(
-        api.post(
-            "/zones",
-            json={
-                "zoneName": "Z",
-                "videowallId": wall.id,
-                "displayIds": wall.displays[:2],
-                "controlDisplayId": wall.displays[1],
-            },
-        )
-    )
-    assert set(body) == FULL
-    assert body["controlDisplayId"] == wall.displays[1]
-
-
-def test_create_zone_rules(api, wall):
-    stranger = locked_display(api)
-    # a display that is not on the wall
-    error(
-        api.post(
-            "/zones", json={"zoneName": "Z", "videowallId": wall.id, "displayIds": [stranger]}
-        ),
-        400,
-        str(stranger),
-    )
-    # a display already in a zone
-    error(
-        api.post(
-            "/zones",
-            json={"zoneName": "Z", "videowallId": wall.id, "displayIds": [wall.displays[0]]},
-        ),
-        409,
-        "North zone",
-    )
-    # unknown wall
-    error(api.post("/zones", json={"zoneName": "Z", "videowallId": "nope", "displayIds": []}), 404)
-    # control display outside the zone
-    ok(api.delete(url("zones", wall.zone_id("Zone süd"))))
-    error(
-        api.post(
-            "/zones",
-            json={
-                "zoneName": "Z",
-                "videowallId": wall.id,
-                "displayIds": [wall.displays[2]],
-                "controlDisplayId": wall.displays[3],
-            },
-        ),
-        400,
-        "controlDisplayId",
-    )
-    assert {z["zoneName"] for z in ok(api.get("/zones"))["zones"]} == {"North zone"}
-
-
-def test_update_zone_displays(api, wall):
-    zone_id = wall.zone_id("North zone")
-    body = ok(api.put(url("zones", zone_id), json={"displayIds": [wall.displays[0]]}))
-    assert [d["displayId"] for d in body["zoneDisplays"] if d["isSelected"]] == [wall.displays[0]]
-    types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
-    assert types[wall.displays[1]] == "VIDEOWALL_ZONE_INACTIVE"
-    error(api.put(url("zones", zone_id), json={"displayIds": [wall.displays[2]]}), 409)
-    body = ok(api.put(url("zones", zone_id), json={"zoneName": "Renamed"}))
-    assert body["zoneName"] == "Renamed"
-    error(api.put("/zones/nope", json={"zoneName": "x"}), 404)
-
-
-def test_delete_zone_makes_displays_inactive(api, wall):
-    ok(api.delete(url("zones", wall.zone_id("North zone"))))
-    types = {d["displayId"]: d["stationType"] for d in ok(api.get("/displays"))["displays"]}
-    assert types[wall.displays[0]] == "VIDEOWALL_ZONE_INACTIVE"
-    assert types[wall.displays[2]] == "VIDEOWALL"
-    # a display freed by the delete may join the other zone
-    ok(
-        api.put(
-            url("zones", wall.zone_id("Zone süd")),
-            json={"displayIds": [wall.displays[2], wall.displays[3], wall.displays[0]]},
-        )
-    )
