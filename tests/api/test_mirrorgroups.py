@@ -78,10 +78,30 @@ class TestMirrorCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin, S
         # freed displays may join a wall
         ok(api.post("/videowalls", json=wall_body(unique("W"), [extra])))
 
+    @pytest.fixture
+    def mirror(self, api):
+        return make_mirror(api, unique("Reception – pair"), count=2)
 
-@pytest.fixture
-def mirror(api):
-    return make_mirror(api, "Reception – pair", count=2)
+    @pytest.mark.parametrize("form", FORMS)
+    def test_switching_a_member_display_switches_the_group(self, api, mirror, form):
+        web = create_source(api, WEB, unique("Page"))
+        error(api.put(mpath(mirror, form, "play")), 409)
+        ok(
+            api.put(
+                f"/displays/{mirror.displays[0]}/switch",
+                params={"destinationSourceId": web["sourceId"]},
+            )
+        )
+        ok(api.put(mpath(mirror, form, "pause")))
+        ok(api.put(mpath(mirror, form, "play")))
+        assert ok(api.get(mpath(mirror, form)))["isPlaying"] is True
+        # the display switch acted on the group: the other member shows it too
+        assert ok(api.get(f"/displays/{mirror.displays[1]}"))["playingSourceId"] == web["sourceId"]
+
+    @pytest.mark.parametrize("form", FORMS)
+    def test_mediainfo_404_says_zone_not_found(self, api, form):
+        message = error(api.get(missing(form, "mediainfo")), 404)
+        assert "zone" in message.casefold() and "not found" in message.casefold()
 
 
 def missing(form, suffix=""):
@@ -96,26 +116,3 @@ def mpath(mirror, form, suffix=""):
         else url("mirrorgroups", mirror.id)
     )
     return base + (f"/{suffix}" if suffix else "")
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_switching_a_member_display_switches_the_group(api, mirror, form):
-    web = create_source(api, WEB, "Page")
-    error(api.put(mpath(mirror, form, "play")), 409)
-    ok(
-        api.put(
-            f"/displays/{mirror.displays[0]}/switch",
-            params={"destinationSourceId": web["sourceId"]},
-        )
-    )
-    ok(api.put(mpath(mirror, form, "pause")))
-    ok(api.put(mpath(mirror, form, "play")))
-    assert ok(api.get(mpath(mirror, form)))["isPlaying"] is True
-    # the display switch acted on the group: the other member shows it too
-    assert ok(api.get(f"/displays/{mirror.displays[1]}"))["playingSourceId"] == web["sourceId"]
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_mediainfo_404_says_zone_not_found(api, mirror, form):
-    message = error(api.get(missing(form, "mediainfo")), 404)
-    assert "zone" in message.casefold() and "not found" in message.casefold()
