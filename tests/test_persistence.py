@@ -5,11 +5,10 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.support.app import app_client
-from tests.support.http import ok, url
+from tests.support.http import TransportError, ok, url
 from tests.support.media import media_root, write_png
 from tests.support.server import ServerProcess
 from tests.support.sources import WEB, create_source, param_value, signage_source
@@ -142,7 +141,7 @@ def test_sigkill_loses_no_acknowledged_change(tmp_path: Path):
                         failures.append(response.text)
                         return
                     acknowledged[created["sourceId"]] = response.json()
-        except httpx.TransportError:
+        except TransportError:
             pass  # the server died under us: the request in flight was not acknowledged
         finally:
             client.close()

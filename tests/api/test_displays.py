@@ -6,9 +6,9 @@ import pytest
 
 from tests.support.app import SharedApp, host_of
 from tests.support.http import error, ok
-from tests.support.playback import DISPLAY_FIELDS
 from tests.support.singletons import SingletonMixin
 from tests.support.sources import WEB, create_source
+from tests.support.targets import DISPLAY_FIELDS
 from tests.support.topology import (
     locked_display,
     locked_displays,

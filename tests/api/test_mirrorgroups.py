@@ -6,8 +6,8 @@ import pytest
 from tests.support.app import SharedApp
 from tests.support.http import error, ok, url
 from tests.support.mixins import ByNameMixin, FullCrudMixin, NamesInPathsMixin, SortedByNameMixin
-from tests.support.playback import MIRROR_FIELDS
 from tests.support.sources import WEB, create_source
+from tests.support.targets import MIRROR_FIELDS
 from tests.support.topology import (
     locked_display,
     locked_displays,

@@ -7,8 +7,8 @@ import pytest
 from tests.support.app import SharedApp
 from tests.support.http import error, ok, url
 from tests.support.mixins import ByNameMixin, FullCrudMixin, NamesInPathsMixin
-from tests.support.playback import ZONE_FIELDS as SHORT
 from tests.support.sources import WEB, create_source
+from tests.support.targets import ZONE_FIELDS as SHORT
 from tests.support.topology import locked_display, make_wall, unique
 
 FULL = SHORT | {"isShowingWelcomeScreen", "controlDisplayId", "zoneDisplays"}

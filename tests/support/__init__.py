@@ -6,8 +6,9 @@
 - ``topology``: receivers, displays, walls, zones, mirror groups, a whole scene
 - ``sources`` and ``media``: sources of every catalogue type, images and videos
 - ``licence``: signing keys and activation codes
-- ``mixins`` (collections), ``singletons`` (settings) and ``playback`` (displays, zones,
-  mirror groups): generic tests a resource's test class inherits
+- ``mixins`` (collections), ``singletons`` (settings) and ``playback`` (every target:
+  displays, zones, mirror groups, made by ``targets``): generic tests a resource's test
+  class inherits
 - ``browser`` and ``waiting``: Chromium pages, screenshots, waiting for conditions
 - ``fakes``: a fake host behind the receiver hub
 """

@@ -10,6 +10,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+import httpx
+
+#: what a request raises when it gets no answer (the server went away)
+TransportError = httpx.TransportError
+
 ADMIN = "admin"
 PASSWORD = "correct horse battery"
 SESSION_COOKIE = "JSESSIONID"
