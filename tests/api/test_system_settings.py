@@ -1,12 +1,14 @@
 """Machine settings over HTTP with the simulated adapters: host name, time zone,
 network interfaces, partner access, remote control, packages, power."""
 
+import socket
 import time
 
 import pytest
 
 from tests.support.singletons import SingletonMixin
 from tilewall.api import settings as settings_api
+from tilewall.platform.timezone import read_system_zone
 
 
 class TestPartnerAccess(SingletonMixin):
@@ -22,36 +24,55 @@ class TestPartnerAccess(SingletonMixin):
         return [({"partnerAccess": "yes"}, 400, ()), ({"partnerAccess": None}, 400, ())]
 
 
-def test_hostname(api, host):
-    before = api.get("/system/hostname")
-    assert before.status_code == 200 and before.json()["hostName"]
-    r = api.put("/system/hostname", json={"hostName": "lobby-wall.example"})
-    assert r.status_code == 200 and r.json() == {"hostName": "lobby-wall.example"}
-    assert api.get("/system/hostname").json()["hostName"] == "lobby-wall.example"
-    assert api.get("/system").json()["hostName"] == "lobby-wall.example"
-    for bad in ("", "-x", "under_score", "a" * 70, "spa ce"):
-        r = api.put("/system/hostname", json={"hostName": bad})
-        assert r.status_code == 400, bad
-        assert r.json()["message"]
-    assert api.put("/system/hostname", json={"name": "x"}).status_code == 400
-    assert api.get("/system/hostname").json()["hostName"] == "lobby-wall.example"
-    # simulated: kept in the host's durable settings
-    assert host.core.state.settings["platform.hostname"] == "lobby-wall.example"
+class TestHostName(SingletonMixin):
+    """Simulated: kept in the host's durable settings, the machine's name until set."""
+
+    path = "/system/hostname"
+
+    def initial(self, api):
+        return {"hostName": socket.gethostname()}
+
+    def valid_body(self, api):
+        return {"hostName": "lobby-wall.example"}
+
+    def invalid_bodies(self, api):
+        bad = ("", "-x", "under_score", "a" * 70, "spa ce")
+        return [*[({"hostName": name}, 400, ()) for name in bad], ({"name": "x"}, 400, ())]
+
+    def test_shown_everywhere_and_kept(self, api, host):
+        r = api.put("/system/hostname", json={"hostName": "lobby-wall.example"})
+        assert r.status_code == 200 and r.json() == {"hostName": "lobby-wall.example"}
+        assert api.get("/system").json()["hostName"] == "lobby-wall.example"
+        assert host.core.state.settings["platform.hostname"] == "lobby-wall.example"
 
 
-def test_timezone(api):
-    r = api.get("/system/timezone")
-    assert r.status_code == 200
-    body = r.json()
-    assert "Europe/Berlin" in body["availableTimeZones"]
-    assert set(body["currentTimeZone"]) == {"timezone", "offset"}
-    r = api.put("/system/timezone", json={"timezone": "Asia/Kolkata"})
-    assert r.status_code == 200, r.text
-    assert r.json()["currentTimeZone"] == {"timezone": "Asia/Kolkata", "offset": 330}
-    assert api.get("/system/timezone").json()["currentTimeZone"]["timezone"] == "Asia/Kolkata"
-    r = api.put("/system/timezone", json={"timezone": "Mars/Olympus"})
-    assert r.status_code == 400 and "Mars/Olympus" in r.json()["message"]
-    assert api.get("/system/timezone").json()["currentTimeZone"]["timezone"] == "Asia/Kolkata"
+class TestTimeZone(SingletonMixin):
+    """The machine's zone until set; answered with its offset and the zones to choose."""
+
+    path = "/system/timezone"
+
+    def shown(self, answer):
+        return answer["currentTimeZone"]["timezone"]
+
+    def initial(self, api):
+        return read_system_zone()
+
+    def valid_body(self, api):
+        return {"timezone": "Asia/Kolkata"}
+
+    def expected(self, body):
+        return body["timezone"]
+
+    def invalid_bodies(self, api):
+        return [({"timezone": "Mars/Olympus"}, 400, ("Mars/Olympus",)), ({"zone": "UTC"}, 400, ())]
+
+    def test_shape_and_offset(self, api):
+        body = api.get("/system/timezone").json()
+        assert "Europe/Berlin" in body["availableTimeZones"]
+        assert set(body["currentTimeZone"]) == {"timezone", "offset"}
+        r = api.put("/system/timezone", json={"timezone": "Asia/Kolkata"})
+        assert r.status_code == 200, r.text
+        assert r.json()["currentTimeZone"] == {"timezone": "Asia/Kolkata", "offset": 330}
 
 
 def test_timezone_offset_is_documented(api):

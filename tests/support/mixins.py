@@ -271,6 +271,12 @@ class UpdateMixin(Resource):
         )
         assert self.read(api, other[self.id_field]) == other
 
+    def test_update_keeping_its_own_name(self, api: Api) -> None:
+        created = self.create(api)
+        body = self.update_body(api, created, created[self.name_field])
+        updated = self.answer(self.update(api, created[self.id_field], body))
+        assert updated[self.name_field] == created[self.name_field]
+
     def test_update_unknown_404(self, api: Api) -> None:
         created = self.create(api)
         error(self.update(api, "no-such-thing", self.update_body(api, created, unique("x"))), 404)

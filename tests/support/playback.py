@@ -25,6 +25,7 @@ from tests.support.targets import (
     Target,
     check_playing,
     info,
+    is_playing,
     make_target,
     playing,
     slideshow,
@@ -91,7 +92,9 @@ class PlaybackMixin:
         self, api: Api, web: dict[str, Any], kind: str
     ) -> None:
         target = make_target(api, kind)
-        switch(api, target, web, isShowWelcomeScreen="true")
+        answer = switch(api, target, web, isShowWelcomeScreen="true")
+        if "isShowingWelcomeScreen" in answer:
+            assert answer["isShowingWelcomeScreen"] is True
         shown = ok(api.get(target.item))
         assert shown["isShowingWelcomeScreen"] is True
         assert shown.get("isPlaying", False) is False
@@ -118,10 +121,12 @@ class PlaybackMixin:
     def test_pause_holds_the_position_and_resume_goes_on(self, api: Api, target: Target) -> None:
         source = still(api, target, "a.png", "b.png")
         check_playing(target, ok(api.put(target.op("pause"))), False)
+        assert is_playing(api, target) in (False, None)
         first = info(api, target)["currentTimeInMilliseconds"]
         second = info(api, target)["currentTimeInMilliseconds"]
         assert first == second  # paused: the position holds
         check_playing(target, ok(api.put(target.op("resume"))), True)
+        assert is_playing(api, target) in (True, None)
         assert ok(api.get(target.item))["playingSourceId"] == source["sourceId"]
         # paused, play goes on with the assigned source
         ok(api.put(target.op("pause")))

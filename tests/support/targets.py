@@ -122,6 +122,12 @@ def still(api: Api, target: Target, *names: str) -> dict[str, Any]:
     return source
 
 
+def is_playing(api: Api, target: Target) -> bool | None:
+    """What reading the target says of whether it plays (a display does not say)."""
+    shown: dict[str, Any] = ok(api.get(target.item))
+    return shown.get("isPlaying")
+
+
 def check_playing(target: Target, body: dict[str, Any], expected: bool) -> None:
     """An answer has the target's fields, and says whether it plays (a display's does not)."""
     assert set(body) == target.fields, body
