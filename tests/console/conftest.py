@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import CONSOLE_VIEWPORT, chromium, console_login
+from tests.support.browser import CONSOLE_ARGS, CONSOLE_VIEWPORT, chromium, console_login
 from tests.support.http import Api
 from tests.support.server import ServerProcess, running
 
@@ -32,7 +32,7 @@ def api(server: ServerProcess) -> Api:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    yield from chromium()
+    yield from chromium(CONSOLE_ARGS)
 
 
 @pytest.fixture(scope="module")

@@ -27,15 +27,17 @@ CHROMIUM = os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None or not Path(CHROMIUM).exists(), reason="needs Debian's chromium"
 )
-ARGS = [
+#: console pages
+CONSOLE_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
 ]
+#: receiver pages play what they are told to without a user's gesture, as a kiosk does
+ARGS = [*CONSOLE_ARGS, "--autoplay-policy=no-user-gesture-required"]
 #: receiver pages: small screens keep screenshots cheap; 16:9 like the monitors of walls
 VIEWPORT = {"width": 640, "height": 360}
 #: console pages: a tablet
@@ -49,14 +51,14 @@ YELLOW = (253, 216, 53)
 BLACK = (0, 0, 0)
 
 
-def chromium() -> Iterator[Any]:
+def chromium(args: list[str] = ARGS) -> Iterator[Any]:
     """Body of a fixture: one headless Chromium (skips the test without one)."""
     if CHROMIUM is None or not Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed (scripts/system-deps installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
             yield browser
         finally:
