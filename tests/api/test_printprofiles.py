@@ -2,7 +2,9 @@
 
 from typing import Any
 
-from tests.helpers import error, ok, reopened_settings
+from tests.support.app import SharedApp, reopened_settings
+from tests.support.http import error, ok
+from tests.support.mixins import CrudMixin, NamesInPathsMixin, SortedByNameMixin
 
 #: the names every profile carries, global or not
 ALWAYS = {
@@ -56,6 +58,54 @@ def one(api: Any, queue: str) -> dict[str, Any]:
     assert len(body["printProfiles"]) == 1
     profile: dict[str, Any] = body["printProfiles"][0]
     return profile
+
+
+class TestPrintProfileCrud(SharedApp, CrudMixin, NamesInPathsMixin, SortedByNameMixin):
+    """Profiles are known by their queue names; posting a known queue updates it."""
+
+    collection = "/printprofiles"
+    list_key = "printProfiles"
+    id_field = name_field = "queueName"
+    taken_name = "replaces"
+    not_found = ("queue", "does not exist")
+
+    def valid_body(self, api, name):
+        return {"printProfiles": [{"queueName": name, "freePages": 1}]}
+
+    def nameless_bodies(self, api):
+        return [
+            (self.valid_body(api, ""), ("queueName",)),
+            (self.valid_body(api, "  "), ("queueName",)),
+            ({"printProfiles": [{"print_dialog": True}]}, ("queueName",)),
+        ]
+
+    def invalid_bodies(self, api):
+        return [({"printProfiles": [profile]}, 400, (field,)) for profile, field in INVALID] + [
+            ({}, 400, ("printProfiles",)),
+            ({"printProfiles": {"queueName": "q"}}, 400, ()),
+            ({"printProfiles": ["q"]}, 400, ()),
+            (
+                {"printProfiles": [{"queueName": "q"}, {"queueName": "q", "freePages": 2}]},
+                400,
+                ("twice",),
+            ),
+        ]
+
+    def answer(self, response):
+        [profile] = ok(response)["printProfiles"]
+        return profile
+
+    def read_answer(self, response):
+        [profile] = ok(response)["printProfiles"]
+        return profile
+
+    def test_queue_names_with_spaces_and_accents(self, api):
+        ok(post(api, {"queueName": "Floor 2 ä"}))
+        assert one(api, "Floor 2 ä")["queueName"] == "Floor 2 ä"
+        ok(api.delete("/printprofiles/Floor 2 ä"))
+        assert "Floor 2 ä" not in {
+            p["queueName"] for p in ok(api.get("/printprofiles"))["printProfiles"]
+        }
 
 
 def test_empty(api):
@@ -196,12 +246,6 @@ INVALID = (
 )
 
 
-def test_invalid_profiles(api):
-    for profile, field in INVALID:
-        error(post(api, profile), 400, field)
-    assert ok(api.get("/printprofiles")) == {"printProfiles": []}
-
-
 def test_min_equal_to_max_is_fine(api):
     ok(post(api, {"queueName": "q", "global": True, "minEntryChars": 4, "maxEntryChars": 4}))
     assert one(api, "q")["minEntryChars"] == 4
@@ -210,16 +254,6 @@ def test_min_equal_to_max_is_fine(api):
 def test_min_max_checked_against_stored_values(api):
     ok(post(api, {"queueName": "q", "maxEntryChars": 8}))
     error(post(api, {"queueName": "q", "minEntryChars": 9}), 400, "min_entry_chars")
-
-
-def test_queue_given_twice(api):
-    error(post(api, {"queueName": "q"}, {"queueName": "q", "freePages": 2}), 400, "twice")
-
-
-def test_bad_bodies(api):
-    error(api.post("/printprofiles", json={}), 400, "printProfiles")
-    error(api.post("/printprofiles", json={"printProfiles": {"queueName": "q"}}), 400)
-    error(api.post("/printprofiles", json={"printProfiles": ["q"]}), 400)
 
 
 def test_read_and_delete_one(api, data_dir):
@@ -234,14 +268,7 @@ def test_read_and_delete_one(api, data_dir):
     assert [p["queue_name"] for p in stored] == ["office"]
 
 
-def test_queue_names_with_spaces_and_accents(api):
-    ok(post(api, {"queueName": "Floor 2 ä"}))
-    assert one(api, "Floor 2 ä")["queueName"] == "Floor 2 ä"
-    ok(api.delete("/printprofiles/Floor 2 ä"))
-    assert ok(api.get("/printprofiles")) == {"printProfiles": []}
-
-
-def test_needs_a_session(anon):
-    assert anon.get("/printprofiles").status_code == 401
-    assert anon.post("/printprofiles", json={"printProfiles": []}).status_code == 401
-    assert anon.delete("/printprofiles/q").status_code == 401
+def test_needs_a_session(sessionless):
+    assert sessionless.get("/printprofiles").status_code == 401
+    assert sessionless.post("/printprofiles", json={"printProfiles": []}).status_code == 401
+    assert sessionless.delete("/printprofiles/q").status_code == 401

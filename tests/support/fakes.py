@@ -1,14 +1,18 @@
-"""A fake host behind the hub's port, and a small server running the receiver route."""
+"""Stand-ins: a fake host behind the receiver hub's port (and the receiver route served
+for it), a network serial server."""
 
-import asyncio
+from __future__ import annotations
+
 import contextlib
+import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import uvicorn
 from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
+from tests.support.server import serve_asgi
 from tilewall.host.clock import ManualClock
 from tilewall.host.model import Display, Resolution, Station
 from tilewall.host.playback.render import HostInfo
@@ -87,7 +91,8 @@ class FakeHost:
         return display
 
 
-def make_app(hub: Hub, media_dir: Path | None = None) -> Litestar:
+def receiver_app(hub: Hub, media_dir: Path | None = None) -> Litestar:
+    """The receiver page and WebSocket (and ``media_dir`` under /media), nothing else."""
     handlers: list = [
         receiver_websocket(hub),
         create_static_files_router(
@@ -106,17 +111,33 @@ async def serve(
     """A running hub and HTTP server on a free port, in this event loop."""
     hub = Hub(host, limits)
     await hub.start()
-    config = uvicorn.Config(
-        make_app(hub, media_dir), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield hub, port
-    finally:
-        await hub.stop()
-        server.should_exit = True
-        await task
+    async with serve_asgi(receiver_app(hub, media_dir)) as port:
+        try:
+            yield hub, port
+        finally:
+            await hub.stop()
+
+
+class SerialServer:
+    """A network serial server stand-in: a TCP listener on loopback keeping what arrives."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self._socket.getsockname()[1]
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        self._socket.settimeout(10)
+        try:
+            while True:
+                connection, _ = self._socket.accept()
+                with connection:
+                    while chunk := connection.recv(65536):
+                        self.received += chunk
+        except OSError:
+            return
+
+    def close(self) -> None:
+        self._socket.close()

@@ -1,12 +1,10 @@
 """GET /api/sourcetypes: the catalogue the console builds its source forms from."""
 
-import httpx
+from tests.support.http import error, ok
 
 
-def test_every_source_type_with_its_param_schema(api: httpx.Client) -> None:
-    r = api.get("/sourcetypes")
-    assert r.status_code == 200, r.text
-    types = {t["sourceType"]: t for t in r.json()["sourceTypes"]}
+def test_every_source_type_with_its_param_schema(api):
+    types = {t["sourceType"]: t for t in ok(api.get("/sourcetypes"))["sourceTypes"]}
     assert set(types) == {
         "Signage Player",
         "Web Browser",
@@ -23,7 +21,7 @@ def test_every_source_type_with_its_param_schema(api: httpx.Client) -> None:
     assert url["required"] is True and url["type"] == "URL"
 
 
-def test_it_needs_a_session_and_is_marked_an_extension(host_url: str, api: httpx.Client) -> None:
-    assert httpx.get(f"{host_url}/api/sourcetypes").status_code == 401
-    operation = api.get("/openapi.json").json()["paths"]["/api/sourcetypes"]["get"]
+def test_it_needs_a_session_and_is_marked_an_extension(sessionless):
+    error(sessionless.get("/sourcetypes"), 401)
+    operation = ok(sessionless.get("/openapi.json"))["paths"]["/api/sourcetypes"]["get"]
     assert operation["x-tilewall-extension"] is True

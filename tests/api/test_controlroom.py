@@ -1,9 +1,12 @@
 """Control rooms over HTTP: layout management (extension) and the interface operations."""
 
-import json
 from typing import Any
 
-from tests.helpers import control_source, error, ok, wall_zone, web_source
+from tests.support.app import SharedApp
+from tests.support.http import error, ok
+from tests.support.mixins import FullCrudMixin, NamesInPathsMixin, SortedByNameMixin
+from tests.support.sources import control_body, control_source, web_source
+from tests.support.topology import unique, zone_on_new_wall
 
 NONE = {"id": "", "name": "None", "sources": []}
 
@@ -27,7 +30,7 @@ def switch(api: Any, zone: str, source_name: str) -> None:
 
 def control_room(api: Any) -> dict[str, Any]:
     """Zone "Ops" playing the source "Ops wall" with the layouts "Quad" and "Split"."""
-    zone = wall_zone(api, "Ops")
+    zone = zone_on_new_wall(api, "Ops")
     cam1, cam2 = web_source(api, "Cam 1"), web_source(api, "Cam 2")
     quad = layout(api, "Quad", window(cam1), window(cam2, x=0.5), window(cam1, y=0.5))
     split = layout(api, "Split", window(cam2, w=1, h=0.5), window(cam1, y=0.5, w=1, h=0.5))
@@ -44,25 +47,49 @@ def control_room(api: Any) -> dict[str, Any]:
 
 
 def set_layouts(api: Any, source_id: str, name: str, layouts: list[str]) -> None:
-    ok(
-        api.put(
-            f"/sources/{source_id}",
-            json={
-                "sourceName": name,
-                "sourceType": "Command and Control",
-                "params": [
-                    {
-                        "type": "LAYOUT_SELECT",
-                        "paramName": "Layouts",
-                        "paramValue": json.dumps(layouts),
-                    }
-                ],
-            },
-        )
-    )
+    ok(api.put(f"/sources/{source_id}", json=control_body(name, layouts)))
 
 
 # layouts (extension)
+
+
+class TestLayoutCrud(SharedApp, FullCrudMixin, NamesInPathsMixin, SortedByNameMixin):
+    collection = "/controlroom/layouts"
+    list_key = "layouts"
+
+    def valid_body(self, api, name):
+        return {"name": name, "windows": [window(web_source(api, unique("Cam")))]}
+
+    def update_body(self, api, created, name):
+        return {"name": name}
+
+    def invalid_bodies(self, api):
+        cam = web_source(api, unique("Cam"))
+        cc = control_source(api, unique("Room"), [])
+        return [
+            ({"name": "x" * 201}, 400, ("name",)),
+            ({"windows": []}, 400, ("name",)),
+            ({"name": "L", "windows": [window("nope")]}, 404, ("windows[0].sourceId",)),
+            ({"name": "L", "windows": [window(cam), window(cc)]}, 400, ("windows[1].sourceId",)),
+            ({"name": "L", "windows": [window(cam, x=-0.1)]}, 400, ("windows[0].x",)),
+            ({"name": "L", "windows": [window(cam, y=1.5)]}, 400, ("windows[0].y",)),
+            ({"name": "L", "windows": [window(cam, w=0)]}, 400, ("width",)),
+            ({"name": "L", "windows": [window(cam, h=1.2)]}, 400, ("height",)),
+            ({"name": "L", "windows": [window(cam, x=0.6, w=0.5)]}, 400, ("x + width",)),
+            ({"name": "L", "windows": [window(cam, y=0.75, h=0.5)]}, 400, ("y + height",)),
+            ({"name": "L", "windows": [{"x": 0}]}, 400, ("sourceId",)),
+            ({"name": "L", "windows": [window(cam, x="left")]}, 400, ("x",)),
+            ({"name": "L", "windows": [window(cam)] * 65}, 400, ("64",)),
+        ]
+
+    def invalid_update(self, api, created):
+        cam = created["windows"][0]["sourceId"]
+        return {"windows": [window(cam, x=0.9, w=0.2)]}, 400, ("x + width",)
+
+    def test_update_to_an_empty_name_refused(self, api):
+        made = self.create(api)
+        error(api.put(self.item(made["id"]), json={"name": ""}), 400, "name")
+        assert ok(api.get(self.item(made["id"]))) == made
 
 
 def test_layout_crud(api):
@@ -104,49 +131,6 @@ def test_layout_defaults_and_order(api):
     assert names == ["a full", "b empty"]
 
 
-def test_layout_names_are_unique(api):
-    layout(api, "Main")
-    other = layout(api, "Other")
-    error(api.post("/controlroom/layouts", json={"name": "Main"}), 409, "Main")
-    error(api.put(f"/controlroom/layouts/{other['id']}", json={"name": "Main"}), 409, "Main")
-    ok(api.put(f"/controlroom/layouts/{other['id']}", json={"name": "Other"}))
-
-
-def test_invalid_layouts(api):
-    cam = web_source(api, "Cam")
-    cc = control_source(api, "Room", [])
-    cases = [
-        ({"name": ""}, 400, "name"),
-        ({"name": "  "}, 400, "name"),
-        ({"name": "x" * 201}, 400, "name"),
-        ({"windows": []}, 400, "name"),
-        ({"name": "L", "windows": [window("nope")]}, 404, "windows[0].sourceId"),
-        ({"name": "L", "windows": [window(cam), window(cc)]}, 400, "windows[1].sourceId"),
-        ({"name": "L", "windows": [window(cam, x=-0.1)]}, 400, "windows[0].x"),
-        ({"name": "L", "windows": [window(cam, y=1.5)]}, 400, "windows[0].y"),
-        ({"name": "L", "windows": [window(cam, w=0)]}, 400, "width"),
-        ({"name": "L", "windows": [window(cam, h=1.2)]}, 400, "height"),
-        ({"name": "L", "windows": [window(cam, x=0.6, w=0.5)]}, 400, "x + width"),
-        ({"name": "L", "windows": [window(cam, y=0.75, h=0.5)]}, 400, "y + height"),
-        ({"name": "L", "windows": [{"x": 0}]}, 400, "sourceId"),
-        ({"name": "L", "windows": [window(cam, x="left")]}, 400, "x"),
-        ({"name": "L", "windows": [window(cam)] * 65}, 400, "64"),
-    ]
-    for body, status, words in cases:
-        error(api.post("/controlroom/layouts", json=body), status, words)
-    assert ok(api.get("/controlroom/layouts")) == {"layouts": []}
-    made = layout(api, "Good", window(cam))
-    error(
-        api.put(
-            f"/controlroom/layouts/{made['id']}", json={"windows": [window(cam, x=0.9, w=0.2)]}
-        ),
-        400,
-        "x + width",
-    )
-    error(api.put(f"/controlroom/layouts/{made['id']}", json={"name": ""}), 400, "name")
-    assert ok(api.get(f"/controlroom/layouts/{made['id']}")) == made
-
-
 def test_delete_refused_while_a_source_lists_the_layout(api):
     room = control_room(api)
     quad = room["quad"]["id"]
@@ -173,7 +157,7 @@ def test_layout_sources_skip_removed_sources_and_repeat_once(api):
 def test_instances(api):
     assert ok(api.get("/controlroom")) == {"controlrooms": []}
     room = control_room(api)
-    wall_zone(api, "Lobby", seats=("lobby-a",))
+    zone_on_new_wall(api, "Lobby", count=1)
     web_source(api, "Menu")
     switch(api, "Lobby", "Menu")
     assert ok(api.get("/controlroom")) == {
@@ -190,7 +174,7 @@ def test_instances(api):
 
 
 def test_instance_of_a_source_without_layouts(api):
-    wall_zone(api, "Ops")
+    zone_on_new_wall(api, "Ops")
     control_source(api, "Empty room", [])
     switch(api, "Ops", "Empty room")
     [instance] = ok(api.get("/controlroom"))["controlrooms"]
@@ -222,7 +206,7 @@ def test_zone_layouts(api):
         ]
     }
     error(api.get("/controlroom/Nowhere/layouts"), 404, "Nowhere")
-    wall_zone(api, "Lobby", seats=("lobby-a",))
+    zone_on_new_wall(api, "Lobby", count=1)
     assert ok(api.get("/controlroom/Lobby/layouts")) == {"layouts": []}
 
 
@@ -232,7 +216,7 @@ def test_current_layout(api):
     assert current["id"] == room["quad"]["id"] and current["name"] == "Quad"
     assert current["sources"] == room["quad"]["sources"]
     assert ok(api.get("/controlroom/Nowhere/currentlayout")) == NONE
-    wall_zone(api, "Lobby", seats=("lobby-a",))
+    zone_on_new_wall(api, "Lobby", count=1)
     assert ok(api.get("/controlroom/Lobby/currentlayout")) == NONE
     web_source(api, "Menu")
     switch(api, "Lobby", "Menu")
@@ -259,7 +243,7 @@ def test_load_errors(api):
     error(api.put("/controlroom/Nowhere/load/Quad"), 404, "Nowhere")
     error(api.put("/controlroom/Ops/load/Nothing"), 404, "Nothing")
     error(api.put(f"/controlroom/Ops/load/{lonely['name']}"), 404, "Lonely", "Ops wall")
-    wall_zone(api, "Lobby", seats=("lobby-a",))
+    zone_on_new_wall(api, "Lobby", count=1)
     error(api.put("/controlroom/Lobby/load/Quad"), 409, "Command and Control")
     assert ok(api.get("/controlroom/Ops/currentlayout"))["name"] == "Quad"
 
@@ -290,7 +274,7 @@ def test_changing_a_shown_layout_tells_the_zone_displays(api, host):
 
 
 def test_a_zone_named_layouts_stays_addressable(api):
-    wall_zone(api, "layouts")
+    zone_on_new_wall(api, "layouts")
     cam = web_source(api, "Cam")
     only = layout(api, "Only", window(cam))
     control_source(api, "Room", [only["id"]])
@@ -301,7 +285,7 @@ def test_a_zone_named_layouts_stays_addressable(api):
     assert [x["name"] for x in ok(api.get("/controlroom/layouts"))["layouts"]] == ["Only"]
 
 
-def test_needs_a_session(anon):
+def test_needs_a_session(sessionless):
     for method, path in [
         ("GET", "/controlroom"),
         ("GET", "/controlroom/Ops/layouts"),
@@ -310,4 +294,4 @@ def test_needs_a_session(anon):
         ("GET", "/controlroom/layouts"),
         ("POST", "/controlroom/layouts"),
     ]:
-        assert anon.request(method, path).status_code == 401, (method, path)
+        assert sessionless.request(method, path).status_code == 401, (method, path)

@@ -2,9 +2,10 @@
 
 import re
 
-from system_helpers import call, code
-
 import tilewall
+from tests.support.app import app_client
+from tests.support.app import run as call
+from tests.support.licence import code
 from tilewall.host.model import Resolution
 
 
@@ -42,17 +43,9 @@ def test_system_information(api, host):
 
 
 def test_system_id_survives_a_restart(data_dir):
-    from litestar.testing import TestClient
-
-    from tilewall.server import make_app
-
     ids = []
     for _ in range(2):
-        with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-            token = client.post(
-                "/session", json={"user": "admin", "password": "correct horse battery"}
-            )
-            client.cookies.set("JSESSIONID", token.json()["session"]["value"])
+        with app_client(data_dir) as client:
             ids.append(client.get("/system").json()["licenseSystemId"])
             client.put("/system/hostname", json={"hostName": "kept-name"})
             assert client.get("/system/hostname").json()["hostName"] == "kept-name"
@@ -97,7 +90,7 @@ def test_diag_uses_licence_stations_and_round_trips(signing_key, api, host):
     assert _results(api)["NETWORK_LATENCY"]["success"] is True
 
 
-def test_apilog_has_request_lines(api):
+def test_apilog_has_request_lines(api, host):
     api.get("/system/hostname")
     r = api.get("/system/apilog")
     assert r.status_code == 200
@@ -106,7 +99,6 @@ def test_apilog_has_request_lines(api):
     assert any('"GET /api/system/hostname" 200' in line for line in lines), r.text
     assert any('"POST /api/session" 200' in line for line in lines)
     # the log file is where the data directory keeps it
-    host = api.app.state.host
     assert (host.data_dir / "logs" / "api.log").read_text().count("/api/system/hostname") >= 1
 
 
@@ -115,8 +107,12 @@ def test_apilog_rotates(api, host, monkeypatch):
 
     from tilewall.app import log as access_log
 
+    # the handler of this host (apps of other tests may be running and logging too)
     handler = next(
-        h for h in access_log.handlers if isinstance(h, logging.handlers.RotatingFileHandler)
+        h
+        for h in access_log.handlers
+        if isinstance(h, logging.handlers.RotatingFileHandler)
+        and h.baseFilename == str(host.data_dir / "logs" / "api.log")
     )
     monkeypatch.setattr(handler, "maxBytes", 2000)
     for _ in range(40):

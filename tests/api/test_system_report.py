@@ -5,7 +5,9 @@ import io
 import json
 import tarfile
 
-from system_helpers import call, code
+from tests.support.app import put_setting
+from tests.support.app import run as call
+from tests.support.licence import code
 
 FORM = {
     "name": "Ana Operator",
@@ -28,7 +30,7 @@ def test_report_archive_contents_and_no_secrets(signing_key, api, host):
     call(api, host.stations.hello, "seat-1", "10.0.0.1", name="Lobby")
     call(api, host.stations.lock, "seat-1")
     # a setting holding a password, as a failover group would
-    call(api, _put_setting, host, "failover_v2", {"groupName": "g", "password": "hunter2-secret"})
+    put_setting(api, "failover_v2", {"groupName": "g", "password": "hunter2-secret"})
     session_ids = {c.value for c in api.cookies.jar if c.name == "JSESSIONID" and c.value}
     assert session_ids
     api.get("/system/hostname")
@@ -75,11 +77,6 @@ def test_report_archive_contents_and_no_secrets(signing_key, api, host):
     assert b"PRIVATE KEY" not in everything
     # the form is kept by the host too
     assert host.core.state.settings["troubleshooting_report"]["form"] == FORM
-
-
-async def _put_setting(host, name, value):
-    async with host.core.change() as tx:
-        tx.put_setting(name, value)
 
 
 def test_report_form_is_checked(api):

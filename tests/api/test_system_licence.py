@@ -3,9 +3,45 @@ host refuses; and what a licence limits (stations at lock time, source types).""
 
 from datetime import date, timedelta
 
-from system_helpers import call, code
+import pytest
 
+from tests.support.app import app_client
+from tests.support.app import run as call
+from tests.support.licence import code
+from tests.support.singletons import DeletableMixin
 from tilewall.host.system import licensing
+
+
+class TestLicence(DeletableMixin):
+    """Claimed with a code signed by a key the host trusts."""
+
+    path = "/system/license"
+    absent = (404, ("licen",))
+
+    @pytest.fixture(autouse=True)
+    def trusted(self, signing_key):
+        self.key = signing_key
+
+    def valid_body(self, api):
+        return {"activationCode": code(self.key, 8), "numberOfStations": 5}
+
+    def shown(self, answer):
+        return answer["numberOfStations"], answer["resellerName"]
+
+    def expected(self, body):
+        return 5, "AV Partners"
+
+    def invalid_bodies(self, api):
+        good = code(self.key)
+        return [
+            ({}, 400, ()),
+            ({"activationCode": 5}, 400, ()),
+            ({"activationCode": good, "numberOfStations": "x"}, 400, ()),
+            ({"activationCode": good, "numberOfStations": -1}, 400, ()),
+            ({"activationCode": "not a code", "numberOfStations": 1}, 400, ("TW1",)),
+            ({"activationCode": "", "numberOfStations": 1}, 400, ("empty",)),
+            ({"activationCode": code(self.key, 8), "numberOfStations": 9}, 400, ("8",)),
+        ]
 
 
 def system_id(api) -> str:
@@ -139,16 +175,10 @@ def test_download_is_a_backup_that_restores(signing_key, api):
 
 
 def test_keys_from_the_data_directory(data_dir):
-    from litestar.testing import TestClient
-
-    from tilewall.server import make_app
-
     key = licensing.generate_signing_key()
     (data_dir / "trusted-keys").mkdir(parents=True)
     (data_dir / "trusted-keys" / "issuer.pub").write_text(licensing.public_key_text(key) + "\n")
-    with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-        token = client.post("/session", json={"user": "admin", "password": "correct horse battery"})
-        client.cookies.set("JSESSIONID", token.json()["session"]["value"])
+    with app_client(data_dir) as client:
         r = client.put("/system/license", json={"activationCode": code(key, 3)})
         assert r.status_code == 200, r.text
 

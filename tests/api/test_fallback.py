@@ -1,3 +1,6 @@
+"""Paths under /api that name no operation answer a JSON 404."""
+
+
 def test_unknown_api_path_is_json_404(api):
     r = api.get("/nothing/here")
     assert r.status_code == 404 and r.json()["message"]

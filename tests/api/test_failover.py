@@ -4,13 +4,15 @@ from typing import Any
 
 import psutil
 
-from tests.helpers import error, ok, reopened_settings, run
+from tests.support.app import host_of, reopened_settings, run
+from tests.support.http import error, ok
+from tests.support.singletons import DeletableMixin, SingletonMixin
 
 OTHER = {"hostname": "standby", "systemID": "SYS-OTHER"}
 
 
 def local_id(api: Any) -> str:
-    system_id: str = run(api, api.app.state.host.failover.system_id)
+    system_id: str = run(api, host_of(api).failover.system_id)
     return system_id
 
 
@@ -135,16 +137,22 @@ V1_INVALID = (
 )
 
 
-def test_v1_invalid(api):
-    for changes, words in V1_INVALID:
-        error(api.post("/failover-group", json=group_v1(**changes)), 400, *words)
-        error(api.get("/failover-group"), 404)
+class TestFailoverGroupV1(DeletableMixin):
+    path = "/failover-group"
+    write_method = "POST"
+    absent = (404, ("not in a failover group",))
 
+    def valid_body(self, api):
+        return group_v1()
 
-def test_v1_missing_groupname(api):
-    body = group_v1()
-    del body["groupname"]
-    error(api.post("/failover-group", json=body), 400, "groupname")
+    def expected(self, body):
+        return {**body, "systems": [{**OTHER, "isLocalHost": False}]}
+
+    def invalid_bodies(self, api):
+        missing = group_v1()
+        del missing["groupname"]
+        cases = [(group_v1(**changes), 400, tuple(words)) for changes, words in V1_INVALID]
+        return [*cases, (missing, 400, ("groupname",))]
 
 
 def test_v1_grace_bounds_accepted(api):
@@ -228,22 +236,30 @@ V2_INVALID = (
 )
 
 
-def test_v2_invalid(api):
-    for changes, words in V2_INVALID:
-        error(api.post("/failover-group-v2", json=group_v2(**changes)), 400, *words)
-        error(api.get("/failover-group-v2"), 404)
+class TestFailoverGroupV2(DeletableMixin):
+    """The password is kept, never answered."""
 
+    path = "/failover-group-v2"
+    write_method = "POST"
+    absent = (404, ("not in a failover group",))
 
-def test_v2_missing_password(api):
-    body = group_v2()
-    del body["password"]
-    error(api.post("/failover-group-v2", json=body), 400, "password")
+    def valid_body(self, api):
+        return group_v2()
+
+    def expected(self, body):
+        return {**body, "password": ""}
+
+    def invalid_bodies(self, api):
+        missing = group_v2()
+        del missing["password"]
+        cases = [(group_v2(**changes), 400, tuple(words)) for changes, words in V2_INVALID]
+        return [*cases, (missing, 400, ("password",))]
 
 
 # network settings
 
 
-def test_network_settings_defaults(api):
+def test_network_settings_defaults_leave_out_loopback(api):
     got = ok(api.get("/failover-group-network-settings"))
     expected = sorted(n for n in psutil.net_if_addrs() if n != "lo")
     assert got == {
@@ -277,18 +293,28 @@ NETWORK_INVALID = (
 )
 
 
-def test_network_settings_invalid(api):
-    for body, field in NETWORK_INVALID:
-        error(api.post("/failover-group-network-settings", json=body), 400, field)
-        got = ok(api.get("/failover-group-network-settings"))
-        assert (got["failoverInterface"], got["peerIP"]) == ("", "")
+class TestFailoverNetworkSettings(SingletonMixin):
+    path = "/failover-group-network-settings"
+    write_method = "POST"
+
+    def initial(self, api):
+        return {"failoverInterface": "", "autoDiscoverPeer": True, "peerIP": ""}
+
+    def valid_body(self, api):
+        return {"failoverInterface": "eth1", "autoDiscoverPeer": False, "peerIP": "192.0.2.7"}
+
+    def shown(self, answer):
+        return {k: v for k, v in answer.items() if k != "availableInterfaces"}
+
+    def invalid_bodies(self, api):
+        return [(body, 400, (field,)) for body, field in NETWORK_INVALID]
 
 
-def test_needs_a_session(anon):
+def test_needs_a_session(sessionless):
     for method, path in [
         ("GET", "/failover-group"),
         ("POST", "/failover-group"),
         ("GET", "/failover-group-v2"),
         ("GET", "/failover-group-network-settings"),
     ]:
-        assert anon.request(method, path).status_code == 401
+        assert sessionless.request(method, path).status_code == 401

@@ -1,43 +1,78 @@
 """Machine settings over HTTP with the simulated adapters: host name, time zone,
 network interfaces, partner access, remote control, packages, power."""
 
+import socket
 import time
 
 import pytest
 
+from tests.support.singletons import SingletonMixin
 from tilewall.api import settings as settings_api
+from tilewall.platform.timezone import read_system_zone
 
 
-def test_hostname(api, host):
-    before = api.get("/system/hostname")
-    assert before.status_code == 200 and before.json()["hostName"]
-    r = api.put("/system/hostname", json={"hostName": "lobby-wall.example"})
-    assert r.status_code == 200 and r.json() == {"hostName": "lobby-wall.example"}
-    assert api.get("/system/hostname").json()["hostName"] == "lobby-wall.example"
-    assert api.get("/system").json()["hostName"] == "lobby-wall.example"
-    for bad in ("", "-x", "under_score", "a" * 70, "spa ce"):
-        r = api.put("/system/hostname", json={"hostName": bad})
-        assert r.status_code == 400, bad
-        assert r.json()["message"]
-    assert api.put("/system/hostname", json={"name": "x"}).status_code == 400
-    assert api.get("/system/hostname").json()["hostName"] == "lobby-wall.example"
-    # simulated: kept in the host's durable settings
-    assert host.core.state.settings["platform.hostname"] == "lobby-wall.example"
+class TestPartnerAccess(SingletonMixin):
+    path = "/system/partneraccess"
+
+    def initial(self, api):
+        return {"partnerAccess": False}
+
+    def valid_body(self, api):
+        return {"partnerAccess": True}
+
+    def invalid_bodies(self, api):
+        return [({"partnerAccess": "yes"}, 400, ()), ({"partnerAccess": None}, 400, ())]
 
 
-def test_timezone(api):
-    r = api.get("/system/timezone")
-    assert r.status_code == 200
-    body = r.json()
-    assert "Europe/Berlin" in body["availableTimeZones"]
-    assert set(body["currentTimeZone"]) == {"timezone", "offset"}
-    r = api.put("/system/timezone", json={"timezone": "Asia/Kolkata"})
-    assert r.status_code == 200, r.text
-    assert r.json()["currentTimeZone"] == {"timezone": "Asia/Kolkata", "offset": 330}
-    assert api.get("/system/timezone").json()["currentTimeZone"]["timezone"] == "Asia/Kolkata"
-    r = api.put("/system/timezone", json={"timezone": "Mars/Olympus"})
-    assert r.status_code == 400 and "Mars/Olympus" in r.json()["message"]
-    assert api.get("/system/timezone").json()["currentTimeZone"]["timezone"] == "Asia/Kolkata"
+class TestHostName(SingletonMixin):
+    """Simulated: kept in the host's durable settings, the machine's name until set."""
+
+    path = "/system/hostname"
+
+    def initial(self, api):
+        return {"hostName": socket.gethostname()}
+
+    def valid_body(self, api):
+        return {"hostName": "lobby-wall.example"}
+
+    def invalid_bodies(self, api):
+        bad = ("", "-x", "under_score", "a" * 70, "spa ce")
+        return [*[({"hostName": name}, 400, ()) for name in bad], ({"name": "x"}, 400, ())]
+
+    def test_shown_everywhere_and_kept(self, api, host):
+        r = api.put("/system/hostname", json={"hostName": "lobby-wall.example"})
+        assert r.status_code == 200 and r.json() == {"hostName": "lobby-wall.example"}
+        assert api.get("/system").json()["hostName"] == "lobby-wall.example"
+        assert host.core.state.settings["platform.hostname"] == "lobby-wall.example"
+
+
+class TestTimeZone(SingletonMixin):
+    """The machine's zone until set; answered with its offset and the zones to choose."""
+
+    path = "/system/timezone"
+
+    def shown(self, answer):
+        return answer["currentTimeZone"]["timezone"]
+
+    def initial(self, api):
+        return read_system_zone()
+
+    def valid_body(self, api):
+        return {"timezone": "Asia/Kolkata"}
+
+    def expected(self, body):
+        return body["timezone"]
+
+    def invalid_bodies(self, api):
+        return [({"timezone": "Mars/Olympus"}, 400, ("Mars/Olympus",)), ({"zone": "UTC"}, 400, ())]
+
+    def test_shape_and_offset(self, api):
+        body = api.get("/system/timezone").json()
+        assert "Europe/Berlin" in body["availableTimeZones"]
+        assert set(body["currentTimeZone"]) == {"timezone", "offset"}
+        r = api.put("/system/timezone", json={"timezone": "Asia/Kolkata"})
+        assert r.status_code == 200, r.text
+        assert r.json()["currentTimeZone"] == {"timezone": "Asia/Kolkata", "offset": 330}
 
 
 def test_timezone_offset_is_documented(api):
@@ -153,12 +188,9 @@ def test_network_update_that_fails_answers_500(api, host, monkeypatch):
 
 
 def test_partner_access_and_vpn(api, host):
-    assert api.get("/system/partneraccess").json() == {"partnerAccess": False}
     assert api.put("/system/partneraccess", json={"partnerAccess": True}).json() == {
         "partnerAccess": True
     }
-    assert api.get("/system/partneraccess").json() == {"partnerAccess": True}
-    assert api.put("/system/partneraccess", json={"partnerAccess": "yes"}).status_code == 400
 
     status = api.get("/system/vpn").json()
     assert status["running"] is False and status["managed"] is False
@@ -221,5 +253,5 @@ def test_packages(api, host):
         ("GET", "/system/manifest"),
     ],
 )
-def test_system_needs_a_session(anon, method, path):
-    assert anon.request(method, path).status_code == 401
+def test_system_needs_a_session(sessionless, method, path):
+    assert sessionless.request(method, path).status_code == 401

@@ -6,7 +6,11 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import error, ok, reopened_settings, station
+from tests.support.app import SharedApp, reopened_settings
+from tests.support.fakes import SerialServer
+from tests.support.http import error, ok
+from tests.support.singletons import SingletonMixin
+from tests.support.topology import register, unique
 from tilewall.host.errors import Unavailable
 from tilewall.host.system.serial import KEEP, MAX_BYTES, SerialSettings
 
@@ -25,7 +29,7 @@ def with_data(b64: str) -> dict[str, Any]:
     return body
 
 
-_servers: list["SerialServer"] = []
+_servers: list[SerialServer] = []
 
 
 def wired(api, seat: str = SEAT, ip: str = "192.0.2.10", port: str = "") -> None:
@@ -34,7 +38,7 @@ def wired(api, seat: str = SEAT, ip: str = "192.0.2.10", port: str = "") -> None
         if not _servers:
             _servers.append(SerialServer())
         port = f"socket://127.0.0.1:{_servers[0].port}"
-    station(api, seat, ip)
+    register(api, seat, ip)
     ok(api.put(f"/serial/{seat}/port", json={"port": port}))
 
 
@@ -74,7 +78,7 @@ def test_records_in_order_per_seat(api):
 
 
 def test_a_seat_without_commands_lists_none(api):
-    station(api, SEAT)
+    register(api, SEAT, "192.0.2.10")
     assert ok(api.get(f"/serial/{SEAT}")) == {"serialCommands": []}
 
 
@@ -143,7 +147,7 @@ INVALID = (
 
 
 def test_invalid_commands(api):
-    station(api, SEAT)
+    register(api, SEAT, "192.0.2.10")
     for body, field in INVALID:
         error(api.post(f"/serial/{SEAT}", json=body), 400, field)
     assert ok(api.get(f"/serial/{SEAT}")) == {"serialCommands": []}
@@ -161,7 +165,7 @@ class Recorder:
 
 
 def test_a_plugged_in_writer_sends(api, host):
-    station(api, SEAT)
+    register(api, SEAT, "192.0.2.10")
     writer = Recorder()
     host.serial.writer = writer
     body = ok(api.post(f"/serial/{SEAT}", json=command(b"ON", parity="odd", stopBits=2)))
@@ -170,7 +174,7 @@ def test_a_plugged_in_writer_sends(api, host):
 
 
 def test_a_failing_writer_is_recorded_and_reported(api, host):
-    station(api, SEAT)
+    register(api, SEAT, "192.0.2.10")
     host.serial.writer = Recorder(fail=True)
     error(api.post(f"/serial/{SEAT}", json=command()), 503, "no serial port")
     [record] = ok(api.get(f"/serial/{SEAT}"))["serialCommands"]
@@ -178,37 +182,9 @@ def test_a_failing_writer_is_recorded_and_reported(api, host):
     assert "no serial port" in record["error"]
 
 
-def test_needs_a_session(anon):
-    assert anon.post(f"/serial/{SEAT}", json=command()).status_code == 401
-    assert anon.get(f"/serial/{SEAT}").status_code == 401
-
-
-class SerialServer:
-    """A network serial server stand-in: a TCP listener on loopback keeping what arrives."""
-
-    def __init__(self) -> None:
-        import socket
-        import threading
-
-        self.received = bytearray()
-        self._socket = socket.create_server(("127.0.0.1", 0))
-        self.port = self._socket.getsockname()[1]
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        self._socket.settimeout(10)
-        try:
-            while True:
-                connection, _ = self._socket.accept()
-                with connection:
-                    while chunk := connection.recv(65536):
-                        self.received += chunk
-        except OSError:
-            return
-
-    def close(self) -> None:
-        self._socket.close()
+def test_needs_a_session(sessionless):
+    assert sessionless.post(f"/serial/{SEAT}", json=command()).status_code == 401
+    assert sessionless.get(f"/serial/{SEAT}").status_code == 401
 
 
 def test_bytes_arrive_exactly_at_a_network_serial_server(api):
@@ -230,7 +206,7 @@ def test_bytes_arrive_exactly_at_a_network_serial_server(api):
 
 
 def test_a_seat_without_a_port_is_refused_and_recorded(api):
-    station(api, SEAT)
+    register(api, SEAT, "192.0.2.10")
     error(api.post(f"/serial/{SEAT}", json=command()), 409, "no serial port")
     listed = ok(api.get(f"/serial/{SEAT}"))["serialCommands"]
     assert len(listed) == 1 and listed[0]["delivered"] is False and listed[0]["error"]
@@ -247,22 +223,37 @@ def test_an_unreachable_port_answers_503(api):
     assert ok(api.get(f"/serial/{SEAT}"))["serialCommands"][-1]["delivered"] is False
 
 
-def test_ports_are_confined(api):
-    station(api, SEAT)
-    for port in [
-        "/etc/passwd",
-        "/dev/../etc/passwd",
-        "ttyUSB0",
-        "http://x:1",
-        "socket://nohost",
-        "file:///dev/ttyS0",
-    ]:
-        error(api.put(f"/serial/{SEAT}/port", json={"port": port}), 400)
-    assert ok(api.put(f"/serial/{SEAT}/port", json={"port": "/dev/ttyUSB0"})) == {
-        "port": "/dev/ttyUSB0"
-    }
-    assert ok(api.put(f"/serial/{SEAT}/port", json={"port": ""})) == {"port": ""}
-    error(api.put("/serial/nobody/port", json={"port": "loop://"}), 404)
+class TestSerialPort(SharedApp, SingletonMixin):
+    """The serial port of a receiver: a device under /dev, or a network serial server."""
+
+    def where(self, api):
+        return f"/serial/{register(api, unique('seat').replace(' ', '-')).seat_id}/port"
+
+    def initial(self, api):
+        return {"port": ""}
+
+    def valid_body(self, api):
+        return {"port": "/dev/ttyUSB0"}
+
+    def invalid_bodies(self, api):
+        ports = [
+            "/etc/passwd",
+            "/dev/../etc/passwd",
+            "ttyUSB0",
+            "http://x:1",
+            "socket://nohost",
+            "file:///dev/ttyS0",
+        ]
+        return [({"port": port}, 400, ()) for port in ports]
+
+    def test_cleared_with_an_empty_port(self, api):
+        where = self.where(api)
+        assert ok(api.put(where, json={"port": "/dev/ttyUSB0"})) == {"port": "/dev/ttyUSB0"}
+        assert ok(api.put(where, json={"port": ""})) == {"port": ""}
+        assert ok(api.get(where)) == {"port": ""}
+
+    def test_unknown_seat_404(self, api):
+        error(api.put("/serial/nobody/port", json={"port": "loop://"}), 404)
 
 
 def test_a_malformed_port_url_is_refused_not_a_crash(api):
@@ -271,4 +262,5 @@ def test_a_malformed_port_url_is_refused_not_a_crash(api):
 
     with pytest.raises(Invalid):
         check_port("socket://[::1:4000")
-    error(api.put(f"/serial/{SEAT}/port", json={"port": "socket://[::1:4000"}), 400)
+    seat = register(api, unique("seat").replace(" ", "-")).seat_id
+    error(api.put(f"/serial/{seat}/port", json={"port": "socket://[::1:4000"}), 400)

@@ -1,16 +1,25 @@
-"""Helpers of the /system tests: activation codes, and running host coroutines on the
-app's event loop (as the receiver hub does)."""
+"""Licences: a signing key the host under test trusts, and activation codes it signs."""
 
-from collections.abc import Awaitable, Callable
+from __future__ import annotations
+
 from datetime import date
-from typing import Any, TypeVar
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from litestar.testing import TestClient
 
 from tilewall.host.system import licensing
 
-T = TypeVar("T")
+
+@pytest.fixture
+def signing_key(data_dir: object, monkeypatch: pytest.MonkeyPatch) -> Ed25519PrivateKey:
+    """A key made for this test; the host under test trusts it (via the environment).
+
+    Request it before the ``api`` fixture: the host reads its keys when it starts (and
+    after ``data_dir``, which clears the variable).
+    """
+    key = licensing.generate_signing_key()
+    monkeypatch.setenv("TILEWALL_LICENCE_KEYS", licensing.public_key_text(key))
+    return key
 
 
 def code(
@@ -21,6 +30,7 @@ def code(
     source_types: list[str] | None = None,
     reseller: str = "AV Partners",
 ) -> str:
+    """An activation code signed by ``key``."""
     return licensing.issue(
         key,
         licensing.LicenceTerms(
@@ -33,9 +43,3 @@ def code(
             source_types=source_types,
         ),
     )
-
-
-def call(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:  # type: ignore[type-arg]
-    """Run a host coroutine on the app's loop, as the receiver hub would."""
-    with client.portal() as portal:
-        return portal.call(lambda: fn(*args, **kwargs))

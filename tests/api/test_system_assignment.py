@@ -1,12 +1,27 @@
 """Receiver-device assignment settings and their effect: autoAssign locks receivers the
 host has never seen; autoInherit gives a replacement receiver its predecessor's seat."""
 
-from system_helpers import call, code
-
+from tests.support.app import app_client, host_of
+from tests.support.app import run as call
+from tests.support.licence import code
+from tests.support.singletons import SingletonMixin
 from tilewall.host.model import Geometry, Resolution
 from tilewall.host.topology.walls import MonitorSpec
 
 SCREEN = Resolution(1920, 1080)
+
+
+class TestAssignmentSettings(SingletonMixin):
+    path = "/system/receiverdeviceassignmentsettings"
+
+    def initial(self, api):
+        return {"autoAssign": False, "autoInherit": False}
+
+    def valid_body(self, api):
+        return {"autoAssign": True, "autoInherit": True}
+
+    def invalid_bodies(self, api):
+        return [({"autoAssign": "on"}, 400, ()), ({"autoInherit": [1]}, 400, ())]
 
 
 def status(api, seat: str) -> str:
@@ -14,10 +29,6 @@ def status(api, seat: str) -> str:
 
 
 def test_settings_round_trip(api):
-    assert api.get("/system/receiverdeviceassignmentsettings").json() == {
-        "autoAssign": False,
-        "autoInherit": False,
-    }
     r = api.put(
         "/system/receiverdeviceassignmentsettings", json={"autoAssign": True, "autoInherit": True}
     )
@@ -144,24 +155,12 @@ def test_auto_inherit_off_keeps_the_old_seat(api, host):
 
 
 def test_inherited_seat_survives_a_restart(data_dir):
-    from litestar.testing import TestClient
-
-    from tilewall.server import make_app
-
-    def client():
-        c = TestClient(make_app(data_dir), base_url="http://testserver.local/api")
-        return c
-
-    with client() as api:
-        token = api.post("/session", json={"user": "admin", "password": "correct horse battery"})
-        api.cookies.set("JSESSIONID", token.json()["session"]["value"])
-        host = api.app.state.host
+    with app_client(data_dir) as api:
+        host = host_of(api)
         old, _peer, _wall = _seat_in_topology(api, host)
         api.put("/system/receiverdeviceassignmentsettings", json={"autoInherit": True})
         host.stations.set_offline("seat-old")
         call(api, host.stations.hello, "seat-replacement", "10.0.0.7")
-    with client() as api:
-        token = api.post("/session", json={"user": "admin", "password": "correct horse battery"})
-        api.cookies.set("JSESSIONID", token.json()["session"]["value"])
+    with app_client(data_dir) as api:
         assert api.get(f"/displays/{old}").json()["seatId"] == "seat-replacement"
         assert api.get("/system/receiverdeviceassignmentsettings").json()["autoInherit"] is True

@@ -1,3 +1,6 @@
+"""Overlays over HTTP: the broadcast alert, displays powered off (DPMS), display ids shown."""
+
+
 def test_broadcast_lifecycle(api):
     assert api.get("/system/broadcast").json()["isDisplayed"] is False
     r = api.put(
