@@ -15,7 +15,7 @@ PowerState = Literal["on", "off"]
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 
 
-class Hello(msgspec.Struct, tag="hello", tag_field="type", rename="camel", omit_defaults=True):
+class Hello(msgspec.Struct, tag="hello", tag_field="type", rename="camel"):
     seat_id: str
     model: str
     firmware: str

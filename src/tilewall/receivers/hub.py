@@ -299,14 +299,15 @@ class Hub:
     async def _refuse(self, session: Session, seat: str) -> None:
         """A connection without the key of a station bound to another device: it stays
         connected, sees the pairing screen, and takes nothing over."""
-        if not session.impostor:
+        first = not session.impostor
+        session.seat_id, session.impostor = seat, True
+        if first:
             log.warning(
                 "receiver %s: refused, station %s is locked to another device "
                 "(no valid station key); it takes nothing over",
                 session.who,
                 seat,
             )
-        session.seat_id, session.impostor = seat, True
         state = greeting.pairing(self.port.host_info(), seat, session.ip)
         self._welcome(session, seat, state, "this station is locked to another device")
 
