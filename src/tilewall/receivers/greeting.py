@@ -62,9 +62,11 @@ class Replacements:
         last = self._last.get(seat)
         self._last[seat] = now
         if last is None or now - last > QUIET_S:
+            role = "/agent" if session.role == "agent" else ""
             log.info(
-                "receiver %s connected again from %s; its older connection is replaced "
+                "receiver %s%s@%s connected again; its older connection is replaced "
                 "(logged once while it goes on)",
-                session.who,
+                seat,
+                role,
                 session.ip,
             )
