@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -20,6 +21,12 @@ from tilewall.host.errors import HostError
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
+
+
+def _needs_server(error: ImportError) -> NoReturn:
+    raise click.ClickException(
+        f"this command needs the server side ({error.name} is missing): install tilewall[server]"
+    )
 
 
 @click.group()
@@ -69,8 +76,11 @@ def serve(
     if password is not None and len(password) < 8:
         raise click.UsageError("TILEWALL_ADMIN_PASSWORD must be at least 8 characters")
 
-    from tilewall.config import Config, ConfigError
-    from tilewall.server import run
+    try:
+        from tilewall.config import Config, ConfigError
+        from tilewall.server import run
+    except ImportError as error:
+        _needs_server(error)
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
@@ -90,7 +100,10 @@ def user() -> None:
 
 
 def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
-    from tilewall.server import open_host
+    try:
+        from tilewall.server import open_host
+    except ImportError as error:
+        _needs_server(error)
 
     async def go() -> None:
         host = await open_host(data_dir)
@@ -171,8 +184,10 @@ def license_keygen(out_dir: Path, name: str) -> None:
     Copy NAME.pub into a host's DATA_DIR/trusted-keys/ (or put its text in
     TILEWALL_LICENCE_KEYS) so the host accepts codes signed with NAME.key.
     """
-    from tilewall.host.system import licensing
-
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     private_path, public_path = out_dir / f"{name}.key", out_dir / f"{name}.pub"
     for path in (private_path, public_path):
         if path.exists():
@@ -246,8 +261,10 @@ def license_issue(
     fast_video: bool,
 ) -> None:
     """Print an activation code signed with KEY."""
-    from tilewall.host.system import licensing
-
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     text = key_path.read_text()
     # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
     if "PRIVATE KEY" not in text:

@@ -114,3 +114,34 @@ def test_host_addresses() -> None:
     assert endpoints("wall:9000")[0] == "ws://wall:9000/receiver/ws"
     with pytest.raises(ValueError):
         endpoints("ftp://wall")
+
+
+def test_the_agent_imports_nothing_of_the_server() -> None:
+    """``tilewall agent`` runs on a kiosk that installed tilewall[agent] only."""
+    import json
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, json\n"
+        "from tilewall.cli import main\n"
+        "try:\n"
+        "    main(['agent', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import tilewall.agent.service, tilewall.agent.devices\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    modules = json.loads(result.stdout.splitlines()[-1])
+    server = {"litestar", "sqlalchemy", "uvicorn", "granian", "alembic", "aiosqlite", "argon2"}
+    assert not {m.split(".")[0] for m in modules} & server
+    ours = {m for m in modules if m.startswith("tilewall.")}
+    assert not {
+        m
+        for m in ours
+        if m.split(".")[1] in ("server", "api", "receivers", "store", "platform", "config")
+    }
+    assert "tilewall.agent.service" in ours

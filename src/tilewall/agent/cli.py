@@ -35,11 +35,17 @@ def _seat(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     callback=_seat,
     help="This screen's station id, the page's ?seat= (also TILEWALL_SEAT).",
 )
-@click.option("--name", default=None, help="The station's name until an operator names it.")
+@click.option(
+    "--name",
+    envvar="TILEWALL_STATION_NAME",
+    default=None,
+    help="The station's name until an operator names it (also TILEWALL_STATION_NAME).",
+)
 @click.option("--no-browser", is_flag=True, help="Do not start a kiosk browser.")
 @click.option(
     "--browser",
     "browser_path",
+    envvar="TILEWALL_BROWSER",
     default=None,
     help="The browser to run in kiosk mode (default: chromium, chromium-browser, ...).",
 )
@@ -51,6 +57,7 @@ def _seat(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--power",
+    envvar="TILEWALL_POWER",
     type=click.Choice(["cec", "ddc", "dpms", "command", "none"]),
     default=None,
     help="How to switch the screen on and off: HDMI-CEC, DDC/CI, the display server's "
@@ -59,11 +66,13 @@ def _seat(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--power-command",
+    envvar="TILEWALL_POWER_COMMAND",
     default="",
     help="A shell command switching the screen; {state} is replaced by on or off.",
 )
 @click.option(
     "--serial-port",
+    envvar="TILEWALL_SERIAL_PORT",
     default="",
     help="The local serial port the host's serial commands for this seat go to.",
 )

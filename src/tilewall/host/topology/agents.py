@@ -86,7 +86,8 @@ class Agents:
         """An agent connected: its station appears (available) if the host never saw it,
         and the serial port it writes to is remembered with the station."""
         if seat_id not in self._core.state.stations:
-            await self._stations.hello(seat_id, ip, model, firmware, name=name or "")
+            # named after its seat (the page's default name is for random seat ids)
+            await self._stations.hello(seat_id, ip, model, firmware, name=name or seat_id)
         station = self._core.state.stations[seat_id]
         if station.agent_serial_port != serial_port:
             async with self._core.change() as tx:

@@ -1,0 +1,79 @@
+"""What every resource module shares: the error body, documented error responses, and
+the plain acknowledgement of operations whose body the specification leaves open."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example, Operation
+
+from tilewall.host.host import Host
+
+EXTENSION_TAG = "tilewall extensions"
+
+
+@dataclass
+class Extension(Operation):
+    """An operation tilewall adds to the interface; marked so in the OpenAPI document."""
+
+    def to_schema(self) -> dict[str, Any]:
+        schema = super().to_schema()
+        schema["x-tilewall-extension"] = True
+        return schema
+
+
+class ErrorBody(msgspec.Struct):
+    status: int
+    message: str
+
+
+class Done(msgspec.Struct):
+    """The answer to an operation whose response body the interface does not define."""
+
+    message: str
+
+
+_DESCRIPTIONS = {
+    400: "Body format wrong, or a required parameter missing (message says which)",
+    401: "Session id missing, unknown, expired or logged out; or invalid credentials",
+    403: "The licence does not allow it",
+    404: "The addressed object does not exist",
+    409: "The object's current state does not allow it (message says why)",
+    413: "The upload is too large",
+    500: "The change could not be applied (message says why)",
+    503: "A device the operation needs cannot be reached",
+}
+
+
+def errors(*codes: int) -> dict[int, ResponseSpec]:
+    """Documented error responses of an operation; 400 and 401 are always possible."""
+    wanted = sorted({400, 401, *codes})
+    return {
+        code: ResponseSpec(
+            data_container=ErrorBody,
+            description=_DESCRIPTIONS[code],
+            examples=[Example(value={"status": code, "message": _DESCRIPTIONS[code]})],
+            generate_examples=False,
+        )
+        for code in wanted
+    }
+
+
+def provide_host(state: State) -> Host:
+    """The host the app serves; a handler that declares ``host: Host`` is given it."""
+    host: Host = state.host
+    return host
+
+
+#: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)
+PathKey = Callable[..., str]
+
+
+def keyed_by(path_key: PathKey) -> dict[str, Provide]:
+    """The dependency ``key``: the path parameter a by-name or a by-id route names its
+    object with, so one handler serves both routes."""
+    return {"key": Provide(path_key, sync_to_thread=False)}

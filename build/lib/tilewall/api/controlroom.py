@@ -1,0 +1,265 @@
+"""Control rooms: instances (zones playing a Command and Control source), their layouts,
+the current layout and loading one. Managing layouts is a tilewall extension."""
+
+import msgspec
+from litestar import delete, get, post, put
+
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.host.host import Host
+from tilewall.host.model import Layout, Window
+
+TAGS = ["Control room"]
+LAYOUTS = "/controlroom/layouts"
+ZONE = "/controlroom/{videowallZoneName:str}"
+#: the name the interface gives "no layout"
+NO_LAYOUT = "None"
+
+
+class SourceRef(msgspec.Struct):
+    id: str
+    name: str
+
+
+class ControlLayout(msgspec.Struct):
+    id: str
+    name: str
+    sources: list[SourceRef]
+
+
+class ControlLayouts(msgspec.Struct):
+    layouts: list[ControlLayout]
+
+
+class LayoutRef(msgspec.Struct):
+    id: str
+    name: str
+
+
+class ControlRoomInstance(msgspec.Struct):
+    zoneId: str
+    zoneName: str
+    sourceId: str
+    sourceName: str
+    currentLayout: LayoutRef
+
+
+class ControlRooms(msgspec.Struct):
+    controlrooms: list[ControlRoomInstance]
+
+
+class WindowBody(msgspec.Struct):
+    """A window as fractions (0..1) of the zone's picture."""
+
+    sourceId: str
+    x: float = 0.0
+    y: float = 0.0
+    width: float = 1.0
+    height: float = 1.0
+
+
+class LayoutIn(msgspec.Struct):
+    name: str
+    windows: list[WindowBody] = []
+
+
+class LayoutUpdate(msgspec.Struct):
+    name: str | None = None
+    windows: list[WindowBody] | None = None
+
+
+class LayoutOut(msgspec.Struct):
+    id: str
+    name: str
+    windows: list[WindowBody]
+    sources: list[SourceRef]
+
+
+class LayoutList(msgspec.Struct):
+    layouts: list[LayoutOut]
+
+
+def _sources(host: Host, layout: Layout) -> list[SourceRef]:
+    return [SourceRef(s.id, s.name) for s in host.controlroom.sources_of(layout)]
+
+
+def control_layout(host: Host, layout: Layout | None) -> ControlLayout:
+    if layout is None:
+        return ControlLayout("", NO_LAYOUT, [])
+    return ControlLayout(layout.id, layout.name, _sources(host, layout))
+
+
+def layout_out(host: Host, layout: Layout) -> LayoutOut:
+    return LayoutOut(
+        layout.id,
+        layout.name,
+        [WindowBody(w.source_id, w.x, w.y, w.width, w.height) for w in layout.windows],
+        _sources(host, layout),
+    )
+
+
+def _windows(windows: list[WindowBody]) -> list[Window]:
+    return [Window(w.sourceId, w.x, w.y, w.width, w.height) for w in windows]
+
+
+# interface operations
+
+
+@get(
+    "/controlroom",
+    tags=TAGS,
+    summary="Control-room instances: zones assigned to a Command and Control source",
+    responses=errors(),
+)
+async def list_instances(host: Host) -> ControlRooms:
+    return ControlRooms(
+        [
+            ControlRoomInstance(
+                zone.id,
+                zone.name,
+                source.id,
+                source.name,
+                LayoutRef(layout.id, layout.name) if layout else LayoutRef("", NO_LAYOUT),
+            )
+            for zone, source, layout in host.controlroom.instances()
+        ]
+    )
+
+
+@get(
+    f"{ZONE}/layouts",
+    tags=TAGS,
+    summary="Layouts of the zone's Command and Control source (none if it has none)",
+    responses=errors(404),
+)
+async def zone_layouts(host: Host, videowallZoneName: str) -> ControlLayouts:
+    layouts = host.controlroom.zone_layouts(videowallZoneName)
+    return ControlLayouts([control_layout(host, lay) for lay in layouts])
+
+
+@get(
+    f"{ZONE}/currentlayout",
+    tags=TAGS,
+    summary='The layout the zone shows; id "" and name "None" when it shows none',
+    responses=errors(),
+)
+async def current_layout(host: Host, videowallZoneName: str) -> ControlLayout:
+    return control_layout(host, host.controlroom.current_layout(videowallZoneName))
+
+
+@put(
+    f"{ZONE}/load/{{layoutName:str}}",
+    tags=TAGS,
+    summary="Show a layout of the zone's Command and Control source",
+    responses=errors(404, 409),
+)
+async def load_layout(host: Host, videowallZoneName: str, layoutName: str) -> ControlLayout:
+    layout = await host.controlroom.load(videowallZoneName, layoutName)
+    return control_layout(host, layout)
+
+
+# extensions: managing layouts
+
+
+@get(
+    LAYOUTS,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="List control-room layouts",
+    responses=errors(),
+    operation_class=Extension,
+)
+async def list_layouts(host: Host) -> LayoutList:
+    return LayoutList([layout_out(host, lay) for lay in host.controlroom.layouts()])
+
+
+@post(
+    LAYOUTS,
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Create a control-room layout of windows showing sources",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def create_layout(host: Host, data: LayoutIn) -> LayoutOut:
+    layout = await host.controlroom.create(data.name, _windows(data.windows))
+    return layout_out(host, layout)
+
+
+@get(
+    f"{LAYOUTS}/{{layoutId:str}}",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Read a control-room layout",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def get_layout(host: Host, layoutId: str) -> LayoutOut:
+    return layout_out(host, host.controlroom.layout(layoutId))
+
+
+@put(
+    f"{LAYOUTS}/{{layoutId:str}}",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Update a control-room layout (fields left out are kept)",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def update_layout(host: Host, layoutId: str, data: LayoutUpdate) -> LayoutOut:
+    windows = None if data.windows is None else _windows(data.windows)
+    layout = await host.controlroom.update(layoutId, data.name, windows)
+    return layout_out(host, layout)
+
+
+@delete(
+    f"{LAYOUTS}/{{layoutId:str}}",
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Delete a control-room layout no Command and Control source lists",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def delete_layout(host: Host, layoutId: str) -> Done:
+    layout = await host.controlroom.delete(layoutId)
+    return Done(f"layout {layout.name!r} deleted")
+
+
+# The paths above under /controlroom/layouts/ take precedence over the interface's paths
+# of a zone that is named "layouts"; these aliases (layout ids never take these values)
+# keep that zone addressable.
+SHADOWED_ZONE = "layouts"
+
+
+@get(f"{LAYOUTS}/layouts", include_in_schema=False, name="controlroom-layouts-zone-layouts")
+async def shadowed_zone_layouts(host: Host) -> ControlLayouts:
+    result: ControlLayouts = await zone_layouts.fn(host, SHADOWED_ZONE)
+    return result
+
+
+@get(f"{LAYOUTS}/currentlayout", include_in_schema=False, name="controlroom-layouts-zone-current")
+async def shadowed_current_layout(host: Host) -> ControlLayout:
+    result: ControlLayout = await current_layout.fn(host, SHADOWED_ZONE)
+    return result
+
+
+@put(
+    f"{LAYOUTS}/load/{{layoutName:str}}",
+    include_in_schema=False,
+    name="controlroom-layouts-zone-load",
+)
+async def shadowed_load_layout(host: Host, layoutName: str) -> ControlLayout:
+    result: ControlLayout = await load_layout.fn(host, SHADOWED_ZONE, layoutName)
+    return result
+
+
+ROUTES = [
+    list_instances,
+    zone_layouts,
+    current_layout,
+    load_layout,
+    list_layouts,
+    create_layout,
+    get_layout,
+    update_layout,
+    delete_layout,
+    shadowed_zone_layouts,
+    shadowed_current_layout,
+    shadowed_load_layout,
+]

@@ -1,0 +1,120 @@
+"""Serial commands to the display of a seat; reading them back is a tilewall extension.
+
+Commands are written to the seat's serial port (given with the extension
+``PUT /serial/{seatID}/port``), recorded, and answered with their record.
+"""
+
+import msgspec
+from litestar import get, post, put
+
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.host.host import Host
+from tilewall.host.model import SerialRecord
+
+TAGS = ["Serial"]
+PATH = "/serial/{seatID:str}"
+
+
+class SerialSettingsBody(msgspec.Struct):
+    baudRate: int
+    dataBits: int
+    parity: str
+    #: 1, 1.5 or 2
+    stopBits: int | float
+
+
+class Transmit(msgspec.Struct):
+    base64_data: str
+
+
+class SerialCommand(msgspec.Struct):
+    serialSettings: SerialSettingsBody
+    transmit: Transmit
+
+
+class SerialCommandRecord(msgspec.Struct):
+    seatID: str
+    #: host time of the command, milliseconds since the epoch
+    atMs: int
+    serialSettings: SerialSettingsBody
+    transmit: Transmit
+    delivered: bool
+    #: why the command was not delivered, if it was sent and failed
+    error: str
+
+
+class SerialCommandList(msgspec.Struct):
+    serialCommands: list[SerialCommandRecord]
+
+
+def shape(record: SerialRecord) -> SerialCommandRecord:
+    stop = record.stop_bits
+    return SerialCommandRecord(
+        record.seat_id,
+        record.at_ms,
+        SerialSettingsBody(
+            record.baud_rate,
+            record.data_bits,
+            record.parity,
+            int(stop) if float(stop).is_integer() else stop,
+        ),
+        Transmit(record.data_b64),
+        record.delivered,
+        record.error,
+    )
+
+
+@post(
+    PATH,
+    status_code=200,
+    tags=TAGS,
+    summary="Send a serial command to the display of a seat",
+    responses=errors(404, 409, 503),
+)
+async def send_command(host: Host, seatID: str, data: SerialCommand) -> SerialCommandRecord:
+    s = data.serialSettings
+    record = await host.serial.command(
+        seatID, s.baudRate, s.dataBits, s.parity, s.stopBits, data.transmit.base64_data
+    )
+    return shape(record)
+
+
+@get(
+    PATH,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="The serial commands recorded for a seat, oldest first (the last 100)",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def list_commands(host: Host, seatID: str) -> SerialCommandList:
+    records = host.serial.records(seatID)
+    return SerialCommandList([shape(r) for r in records])
+
+
+class SerialPortBody(msgspec.Struct):
+    port: str
+
+
+@get(
+    f"{PATH}/port",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="The serial port of a seat",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def get_port(host: Host, seatID: str) -> SerialPortBody:
+    return SerialPortBody(host.serial.port(seatID))
+
+
+@put(
+    f"{PATH}/port",
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Give a seat a serial port: /dev/... or socket://, rfc2217://, loop:// ('' removes)",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def put_port(host: Host, seatID: str, data: SerialPortBody) -> SerialPortBody:
+    return SerialPortBody(await host.serial.set_port(seatID, data.port))
+
+
+ROUTES = [send_command, list_commands, get_port, put_port]

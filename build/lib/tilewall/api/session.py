@@ -1,0 +1,79 @@
+"""POST /session logs in, DELETE /session logs out."""
+
+import asyncio
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, delete, post
+from litestar.datastructures import Cookie
+from litestar.exceptions import NotAuthorizedException
+from litestar.params import Parameter
+
+from tilewall import INTERFACE_VERSION
+from tilewall.api.auth import COOKIE, token_of
+from tilewall.api.common import Done, errors
+from tilewall.host.host import Host
+
+
+class Credentials(msgspec.Struct):
+    user: str
+    password: str
+
+
+class SessionValue(msgspec.Struct):
+    name: str
+    value: str
+    version: str
+
+
+class SessionBody(msgspec.Struct):
+    session: SessionValue
+
+
+@post(
+    "/session",
+    status_code=200,
+    opt={"public": True},
+    tags=["Session"],
+    summary="Log in",
+    responses=errors(),
+    security=[{}],  # an empty requirement: no session needed to log in
+)
+async def login(
+    host: Host,
+    request: Request[Any, Any, Any],
+    data: Credentials,
+    keep_logged_in: bool = Parameter(query="keepLoggedIn", default=False),
+) -> Response[SessionBody]:
+    accounts = host.accounts
+    address = request.client.host if request.client else "unknown"
+    delay = accounts.login_delay(address)
+    if delay:
+        await asyncio.sleep(delay)
+    ok = accounts.check_password(data.user, data.password)
+    accounts.record_login(address, ok)
+    if not ok:
+        raise NotAuthorizedException("invalid user name or password")
+    token = await accounts.open_session(data.user, keep_logged_in)
+    return Response(
+        SessionBody(SessionValue(COOKIE, token, INTERFACE_VERSION)),
+        cookies=[
+            Cookie(
+                key=COOKIE,
+                value=token,
+                path="/",
+                httponly=True,
+                samesite="lax",
+                max_age=None,
+            )
+        ],
+    )
+
+
+@delete("/session", status_code=200, tags=["Session"], summary="Log out", responses=errors())
+async def logout(host: Host, request: Request[Any, Any, Any]) -> Done:
+    await host.accounts.close_session(token_of(request))
+    return Done("logged out")
+
+
+ROUTES = [login, logout]

@@ -1,0 +1,116 @@
+"""Sources: list, create, read, update, delete."""
+
+import msgspec
+from litestar import delete, get, post, put
+from litestar.params import Parameter
+
+from tilewall.api.common import Done, errors
+from tilewall.host.host import Host
+from tilewall.host.model import Param, Source
+
+TAGS = ["Sources"]
+
+
+class ParamBody(msgspec.Struct):
+    type: str = ""
+    paramName: str = ""
+    paramValue: str = ""
+
+
+class SourceIn(msgspec.Struct):
+    sourceName: str
+    sourceType: str
+    params: list[ParamBody] = []
+    sourceId: str | None = None
+
+
+class SourceOut(msgspec.Struct):
+    sourceId: str
+    sourceName: str
+    sourceType: str
+    params: list[ParamBody]
+
+
+class SourceList(msgspec.Struct):
+    sources: list[SourceOut]
+
+
+def shape(source: Source) -> SourceOut:
+    return SourceOut(
+        source.id,
+        source.name,
+        source.type,
+        [ParamBody(p.type, p.paramName, p.paramValue) for p in source.params],
+    )
+
+
+def _params(data: SourceIn) -> list[Param]:
+    return [Param(p.type, p.paramName, p.paramValue) for p in data.params]
+
+
+@get("/sources", tags=TAGS, summary="List sources", responses=errors())
+async def list_sources(
+    host: Host,
+    source_name: str | None = Parameter(query="sourceName", default=None, required=False),
+) -> SourceList:
+    return SourceList([shape(s) for s in host.sources.all(source_name)])
+
+
+@post(
+    "/sources",
+    status_code=200,
+    tags=TAGS,
+    summary="Create a source",
+    responses=errors(403, 404, 409),
+)
+async def create_source(host: Host, data: SourceIn) -> SourceOut:
+    return shape(await host.sources.create(data.sourceName, data.sourceType, _params(data)))
+
+
+@delete(
+    "/sources", status_code=200, tags=TAGS, summary="Delete a source by name", responses=errors(404)
+)
+async def delete_source_by_name(
+    host: Host,
+    source_name: str = Parameter(query="sourceName"),
+) -> Done:
+    source = host.sources.by_name(source_name)
+    await host.sources.delete(source)
+    return Done(f"source {source.name!r} deleted")
+
+
+@get("/sources/{sourceId:str}", tags=TAGS, summary="Read a source", responses=errors(404))
+async def get_source(host: Host, sourceId: str) -> SourceOut:
+    return shape(host.sources.get(sourceId))
+
+
+@delete(
+    "/sources/{sourceId:str}",
+    status_code=200,
+    tags=TAGS,
+    summary="Delete a source",
+    responses=errors(404),
+)
+async def delete_source(host: Host, sourceId: str) -> Done:
+    source = host.sources.get(sourceId)
+    await host.sources.delete(source)
+    return Done(f"source {source.name!r} deleted")
+
+
+@put(
+    "/sources/{sourceId:str}", tags=TAGS, summary="Update a source", responses=errors(403, 404, 409)
+)
+async def update_source(host: Host, sourceId: str, data: SourceIn) -> SourceOut:
+    return shape(
+        await host.sources.update(sourceId, data.sourceName, data.sourceType, _params(data))
+    )
+
+
+ROUTES = [
+    list_sources,
+    create_source,
+    delete_source_by_name,
+    get_source,
+    delete_source,
+    update_source,
+]

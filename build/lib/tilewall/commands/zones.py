@@ -1,0 +1,183 @@
+"""tilewall zones ... and tilewall mirrorgroups ...: the groups of displays that play
+together. Each takes a name or an id (``--by`` says which when it matters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from tilewall.client.base import By
+from tilewall.commands.base import (
+    Column,
+    by_option,
+    client,
+    done,
+    interface_group,
+    playing,
+    show,
+    show_list,
+    source_names,
+)
+from tilewall.commands.playback import add_playback
+
+zones = interface_group("zones", "Zones of video walls: list, switch, control playback, manage.")
+mirrorgroups = interface_group(
+    "mirrorgroups", "Mirror groups: displays showing the same; play, control, manage."
+)
+
+displays_option = click.option(
+    "--display",
+    "display_ids",
+    type=int,
+    multiple=True,
+    help="A display id; repeat it for each display.",
+)
+
+
+def _wall_id(wall: str) -> str:
+    return str(client().videowalls.get(wall)["id"])
+
+
+@zones.command("list")
+@click.option("--wall", help="Only the zones of this video wall (name or id).")
+def list_zones(wall: str | None) -> None:
+    """List the zones."""
+    host = client()
+    items = host.zones.list() if wall is None else host.zones.of_wall(_wall_id(wall))
+    names = source_names()
+
+    def members(zone: dict[str, Any]) -> str:
+        return " ".join(str(d["displayId"]) for d in zone["zoneDisplays"] if d["isSelected"])
+
+    columns: list[Column] = [
+        ("Zone", "zoneName"),
+        ("Id", "zoneId"),
+        ("Wall", "videowallId"),
+        ("Displays", members),
+        ("Playing", "isPlaying"),
+        ("Source", playing(names)),
+    ]
+    show_list(items, columns, "zones")
+
+
+@zones.command("show")
+@click.argument("zone")
+@by_option
+def show_zone(zone: str, by: By) -> None:
+    """Show one zone."""
+    show(client().zones.get(zone, by=by))
+
+
+add_playback(zones, "zones", "ZONE", named=True, switch=True, stop=True)
+
+
+@zones.command("play-assigned")
+@click.argument("zone")
+@by_option
+def play_assigned(zone: str, by: By) -> None:
+    """Play the zone's assigned source (the earlier-style operation)."""
+    show(client().zones.play_assigned(zone, by=by))
+
+
+@zones.command("rename")
+@click.argument("zone")
+@click.argument("new_name")
+@by_option
+def rename(zone: str, new_name: str, by: By) -> None:
+    """Rename a zone."""
+    show(client().zones.rename(zone, new_name, by=by))
+
+
+@zones.command("create")
+@click.argument("name")
+@click.option("--wall", required=True, help="The video wall (name or id).")
+@displays_option
+@click.option("--control-display", type=int, help="The display that controls the zone.")
+def create_zone(
+    name: str, wall: str, display_ids: tuple[int, ...], control_display: int | None
+) -> None:
+    """Make a zone of displays of a video wall."""
+    show(
+        client().zones.create(name, _wall_id(wall), display_ids, control_display_id=control_display)
+    )
+
+
+@zones.command("update")
+@click.argument("zone")
+@click.option("--name", help="A new name.")
+@displays_option
+@click.option("--control-display", type=int, help="The display that controls the zone.")
+@by_option
+def update_zone(
+    zone: str,
+    name: str | None,
+    display_ids: tuple[int, ...],
+    control_display: int | None,
+    by: By,
+) -> None:
+    """Change a zone's name or displays (what is not given is kept)."""
+    answer = client().zones.update(
+        zone,
+        name=name,
+        display_ids=display_ids or None,
+        control_display_id=control_display,
+        by=by,
+    )
+    show(answer)
+
+
+@zones.command("delete")
+@click.argument("zone")
+@by_option
+def delete_zone(zone: str, by: By) -> None:
+    """Delete a zone."""
+    done(client().zones.delete(zone, by=by), f"zone {zone!r} deleted")
+
+
+# mirror groups
+
+
+@mirrorgroups.command("list")
+def list_groups() -> None:
+    """List the mirror groups."""
+    show_list(
+        client().mirrorgroups.list(), [("Mirror group", "name"), ("Id", "id")], "mirrorgroups"
+    )
+
+
+@mirrorgroups.command("show")
+@click.argument("group")
+@by_option
+def show_group(group: str, by: By) -> None:
+    """Show one mirror group."""
+    show(client().mirrorgroups.get(group, by=by))
+
+
+add_playback(mirrorgroups, "mirrorgroups", "GROUP", named=True, switch=False, stop=False)
+
+
+@mirrorgroups.command("create")
+@click.argument("name")
+@displays_option
+def create_group(name: str, display_ids: tuple[int, ...]) -> None:
+    """Make a mirror group of displays."""
+    show(client().mirrorgroups.create(name, display_ids))
+
+
+@mirrorgroups.command("update")
+@click.argument("group")
+@click.option("--name", help="A new name.")
+@displays_option
+@by_option
+def update_group(group: str, name: str | None, display_ids: tuple[int, ...], by: By) -> None:
+    """Change a mirror group's name or displays (what is not given is kept)."""
+    show(client().mirrorgroups.update(group, name=name, display_ids=display_ids or None, by=by))
+
+
+@mirrorgroups.command("delete")
+@click.argument("group")
+@by_option
+def delete_group(group: str, by: By) -> None:
+    """Delete a mirror group."""
+    done(client().mirrorgroups.delete(group, by=by), f"mirror group {group!r} deleted")

@@ -1,0 +1,80 @@
+"""How a host is set up: whether it may change the machine, and whose licences it trusts.
+
+Host management is off unless ``--host-management`` is given or the environment has
+``TILEWALL_HOST_MANAGEMENT=1``: without it, host name, time zone, network, power,
+packages and remote control are simulated (kept in the host's settings), so a host
+started on a laptop or in tests never reboots or reconfigures the machine.
+
+Trusted licence keys are Ed25519 public keys, each in PEM or as the raw 32 bytes in
+base64url (what ``tilewall license keygen`` writes), read from
+``DATA_DIR/trusted-keys/*.pub`` and from ``TILEWALL_LICENCE_KEYS`` (raw keys separated
+by commas or white space). A key that cannot be read stops the host from starting:
+a typo there would otherwise show up only as refused licences.
+"""
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tilewall.host.system.licensing import key_id, load_public_key, public_key_text
+
+HOST_MANAGEMENT_ENV = "TILEWALL_HOST_MANAGEMENT"
+LICENCE_KEYS_ENV = "TILEWALL_LICENCE_KEYS"
+TRUSTED_KEYS_DIR = "trusted-keys"
+_TRUE = {"1", "true", "yes", "on"}
+
+
+class ConfigError(ValueError):
+    """The configuration cannot be used; the message names what and where."""
+
+
+@dataclass(frozen=True)
+class Config:
+    host_management: bool = False
+    #: public keys as base64url text (see :func:`tilewall.host.system.licensing.public_key_text`)
+    trusted_keys: tuple[str, ...] = ()
+    #: how long a simulated network update keeps reads busy
+    network_apply_seconds: float = 2.0
+    #: where each trusted key came from, by key id; shown in troubleshooting reports
+    key_sources: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(
+        cls,
+        data_dir: Path,
+        host_management: bool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> "Config":
+        """The configuration of a host in ``data_dir``.
+
+        ``host_management`` True (the command-line flag) turns management on; otherwise
+        the environment decides.
+        """
+        env = os.environ if env is None else env
+        managed = bool(host_management) or env.get(HOST_MANAGEMENT_ENV, "").strip().lower() in _TRUE
+        keys: dict[str, str] = {}
+        sources: dict[str, str] = {}
+        folder = data_dir / TRUSTED_KEYS_DIR
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.pub")):
+                where = f"{TRUSTED_KEYS_DIR}/{path.name}"
+                text = _read_key(path.read_text(), where)
+                kid = key_id(load_public_key(text))
+                keys.setdefault(kid, text)
+                sources.setdefault(kid, where)
+        for n, raw in enumerate(re.split(r"[,\s]+", env.get(LICENCE_KEYS_ENV, "").strip())):
+            if raw:
+                text = _read_key(raw, f"{LICENCE_KEYS_ENV} item {n + 1}")
+                kid = key_id(load_public_key(text))
+                keys.setdefault(kid, text)
+                sources.setdefault(kid, LICENCE_KEYS_ENV)
+        return cls(managed, tuple(keys.values()), key_sources=sources)
+
+
+def _read_key(text: str, where: str) -> str:
+    try:
+        return public_key_text(load_public_key(text))
+    except (ValueError, TypeError) as error:
+        raise ConfigError(f"{where} is not an Ed25519 public key: {error}") from None

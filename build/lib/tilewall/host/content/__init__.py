@@ -1,0 +1,1 @@
+"""Sources, their catalogue of types, the media library and control-room layouts."""

@@ -1,0 +1,271 @@
+"""The source types tilewall can play, each with a parameter schema that is validated
+on create and update."""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from tilewall.host.errors import Invalid
+from tilewall.host.model import Param
+
+SIGNAGE = "Signage Player"
+WEB_BROWSER = "Web Browser"
+NETWORK_STREAMER = "Network Streamer"
+COMMAND_AND_CONTROL = "Command and Control"
+
+# param names, shared with the receiver's render description
+MEDIA = "Media"
+SLIDE_INTERVAL = "Slide Interval"
+SHUFFLE = "Shuffle"
+SCALING = "Scaling"
+URL = "URL"
+REFRESH_INTERVAL = "Refresh Interval"
+MUTED = "Muted"
+LAYOUTS = "Layouts"
+
+PARAM_TYPES = (
+    "HELP",
+    "IMAGE_SELECT",
+    "FILE_DIR_SELECT",
+    "RADIO",
+    "NUMBER",
+    "CHECKBOX",
+    "TEXT",
+    "URL",
+    "LAYOUT_SELECT",
+)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    type: str
+    default: str
+    required: bool = False
+    label: str = ""
+    options: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+@dataclass(frozen=True)
+class SourceType:
+    name: str
+    description: str
+    help_url: str
+    params: tuple[ParamSpec, ...]
+    #: plays a schedule of media files, so seek, forward and rewind apply
+    signage: bool = False
+    spec_by_name: dict[str, ParamSpec] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        self.spec_by_name.update({p.name.casefold(): p for p in self.params})
+
+
+CATALOGUE: dict[str, SourceType] = {
+    t.name: t
+    for t in (
+        SourceType(
+            SIGNAGE,
+            "A playlist of images and videos from the media library.",
+            "/docs/sources#signage-player",
+            (
+                ParamSpec(MEDIA, "FILE_DIR_SELECT", "[]", label="Files and folders"),
+                ParamSpec(
+                    SLIDE_INTERVAL,
+                    "NUMBER",
+                    "10",
+                    minimum=1,
+                    maximum=86400,
+                    label="Seconds each image shows",
+                ),
+                ParamSpec(SHUFFLE, "CHECKBOX", "false", label="Shuffle"),
+                ParamSpec(
+                    SCALING, "RADIO", "fit", options=("fit", "fill", "stretch"), label="Scaling"
+                ),
+            ),
+            signage=True,
+        ),
+        SourceType(
+            WEB_BROWSER,
+            "A web page.",
+            "/docs/sources#web-browser",
+            (
+                ParamSpec(URL, "URL", "", required=True, label="Address of the page"),
+                ParamSpec(
+                    REFRESH_INTERVAL,
+                    "NUMBER",
+                    "0",
+                    minimum=0,
+                    maximum=86400,
+                    label="Reload every N seconds (0: never)",
+                ),
+            ),
+        ),
+        SourceType(
+            NETWORK_STREAMER,
+            "A video stream or file by URL.",
+            "/docs/sources#network-streamer",
+            (
+                ParamSpec(URL, "URL", "", required=True, label="Address of the stream"),
+                ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
+            ),
+        ),
+        SourceType(
+            COMMAND_AND_CONTROL,
+            "A control-room layout: several sources in windows.",
+            "/docs/sources#command-and-control",
+            (ParamSpec(LAYOUTS, "LAYOUT_SELECT", "[]", label="Layouts"),),
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Resolvers:
+    """What validation needs to know of the rest of the host."""
+
+    #: canonical media name of a file or directory, raising Invalid/NotFound
+    media: Callable[[str, str], str]
+    #: layout id for a layout id or name, raising Invalid
+    layout: Callable[[str], str]
+
+
+def source_type(name: str) -> SourceType:
+    found = CATALOGUE.get(name)
+    if found is None:
+        known = ", ".join(CATALOGUE)
+        raise Invalid(f"unknown sourceType {name!r}; known types: {known}")
+    return found
+
+
+def _bool(spec: ParamSpec, value: str) -> str:
+    lowered = value.strip().lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return "true"
+    if lowered in ("false", "0", "no", "off", ""):
+        return "false"
+    raise Invalid(f"param {spec.name!r} must be true or false, not {value!r}")
+
+
+def _number(spec: ParamSpec, value: str) -> str:
+    try:
+        number = float(value.strip())
+    except ValueError:
+        raise Invalid(f"param {spec.name!r} must be a number, not {value!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise Invalid(f"param {spec.name!r} must be a finite number")
+    if spec.minimum is not None and number < spec.minimum:
+        raise Invalid(f"param {spec.name!r} must be at least {spec.minimum:g}")
+    if spec.maximum is not None and number > spec.maximum:
+        raise Invalid(f"param {spec.name!r} must be at most {spec.maximum:g}")
+    return str(int(number)) if number.is_integer() else repr(number)
+
+
+def _url(spec: ParamSpec, value: str) -> str:
+    value = value.strip()
+    parts = urlsplit(value)
+    if value.startswith("/media/") or (parts.scheme in ("http", "https") and parts.netloc):
+        return value
+    raise Invalid(f"param {spec.name!r} must be an http(s) URL or a /media/ path, not {value!r}")
+
+
+def _json_list(spec: ParamSpec, value: str) -> list[object]:
+    try:
+        decoded = json.loads(value) if value.strip() else []
+    except ValueError:
+        raise Invalid(f"param {spec.name!r} must be a JSON-encoded array") from None
+    if not isinstance(decoded, list):
+        raise Invalid(f"param {spec.name!r} must be a JSON-encoded array")
+    return decoded
+
+
+def _file_dir(spec: ParamSpec, value: str, resolvers: Resolvers) -> str:
+    entries = []
+    for entry in _json_list(spec, value):
+        if not isinstance(entry, dict):
+            raise Invalid(f"param {spec.name!r}: each entry must be an object")
+        kind = entry.get("type")
+        path = entry.get("value")
+        if kind not in ("file", "dir") or not isinstance(path, str):
+            raise Invalid(
+                f"param {spec.name!r}: each entry needs type 'file' or 'dir' and a string value"
+            )
+        name = entry.get("name", path)
+        canonical = resolvers.media(kind, path)
+        entries.append({"type": kind, "name": str(name), "value": canonical})
+    return json.dumps(entries)
+
+
+def _layouts(spec: ParamSpec, value: str, resolvers: Resolvers) -> str:
+    ids = []
+    for entry in _json_list(spec, value):
+        if not isinstance(entry, str):
+            raise Invalid(f"param {spec.name!r}: each entry must be a layout id or name")
+        layout_id = resolvers.layout(entry)
+        if layout_id not in ids:
+            ids.append(layout_id)
+    return json.dumps(ids)
+
+
+def _value(spec: ParamSpec, value: str, resolvers: Resolvers) -> str:
+    match spec.type:
+        case "CHECKBOX":
+            return _bool(spec, value)
+        case "NUMBER":
+            return _number(spec, value)
+        case "URL":
+            return _url(spec, value)
+        case "RADIO":
+            if value not in spec.options:
+                raise Invalid(f"param {spec.name!r} must be one of {', '.join(spec.options)}")
+            return value
+        case "FILE_DIR_SELECT":
+            return _file_dir(spec, value, resolvers)
+        case "LAYOUT_SELECT":
+            return _layouts(spec, value, resolvers)
+        case _:
+            return value
+
+
+def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers) -> list[Param]:
+    """The complete, canonical params of a source of ``kind``, in schema order.
+
+    Missing params take their defaults; a HELP param is ignored (the host adds its own).
+    """
+    given: dict[str, str] = {}
+    for param in params:
+        if param.type == "HELP":
+            continue
+        spec = kind.spec_by_name.get(param.paramName.casefold())
+        if spec is None:
+            known = ", ".join(p.name for p in kind.params)
+            raise Invalid(
+                f"param {param.paramName!r} is not a param of {kind.name!r} (its params: {known})"
+            )
+        if param.type and param.type != spec.type:
+            raise Invalid(f"param {spec.name!r} has type {spec.type}, not {param.type!r}")
+        if spec.name in given:
+            raise Invalid(f"param {spec.name!r} is given twice")
+        given[spec.name] = param.paramValue
+    out = [Param("HELP", "", kind.help_url)]
+    for spec in kind.params:
+        if spec.name not in given and spec.required:
+            raise Invalid(f"param {spec.name!r} is required for {kind.name!r}")
+        out.append(
+            Param(spec.type, spec.name, _value(spec, given.get(spec.name, spec.default), resolvers))
+        )
+    return out
+
+
+def param(params: list[Param], name: str, default: str = "") -> str:
+    """The value of the param named exactly ``name``, else ``default``.
+
+    Exact, because a stored source's params carry the catalogue's names:
+    ``validate_params`` matches what clients send case-insensitively and stores the
+    schema's spelling."""
+    for p in params:
+        if p.paramName == name:
+            return p.paramValue
+    return default

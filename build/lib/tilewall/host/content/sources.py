@@ -1,0 +1,124 @@
+"""Sources: things that can be played, each of a catalogue type with validated params."""
+
+import json
+
+import msgspec
+
+from tilewall.host.content import catalogue
+from tilewall.host.content.media import MediaLibrary
+from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.ids import lookup, new_id, unique_name
+from tilewall.host.model import Display, MirrorGroup, Param, Source, Timeline, Zone
+from tilewall.host.state import Core, Transaction
+from tilewall.host.system.licence import LicenceRules
+
+
+class Sources:
+    def __init__(self, core: Core, licence: LicenceRules, media: MediaLibrary) -> None:
+        self._core = core
+        self._licence = licence
+        self._media = media
+        self.resolvers = catalogue.Resolvers(media=self._media_name, layout=self._layout_id)
+
+    def _media_name(self, kind: str, name: str) -> str:
+        if kind == "dir":
+            canonical = self._media.normalise(name) if name.strip("/ ") else ""
+            if canonical and not self._media.is_dir(canonical):
+                raise NotFound(f"media directory {name!r} not found in the media library")
+            return canonical
+        return self._media.require_file(name)
+
+    def _layout_id(self, key: str) -> str:
+        layouts = self._core.state.layouts
+        if key in layouts:
+            return key
+        for layout in layouts.values():
+            if layout.name == key:
+                return layout.id
+        raise Invalid(f"layout {key!r} not found")
+
+    def get(self, source_id: str) -> Source:
+        return lookup(self._core.state.sources, source_id, False, "source")
+
+    def by_name(self, name: str) -> Source:
+        return lookup(self._core.state.sources, name, True, "source")
+
+    def find(self, source_id: str | None, source_name: str | None) -> Source:
+        """The source named by id, else by name (the interface's destination selector)."""
+        if source_id:
+            return self.get(source_id)
+        if source_name:
+            return self.by_name(source_name)
+        raise Invalid("give destinationSourceId or destinationSourceName")
+
+    def all(self, name: str | None = None) -> list[Source]:
+        sources = list(self._core.state.sources.values())
+        if name is not None:
+            sources = [s for s in sources if s.name == name]
+        return sources
+
+    def _check(
+        self, name: str, source_type: str, params: list[Param], source_id: str | None
+    ) -> tuple[str, list[Param]]:
+        name = name.strip()
+        if not name:
+            raise Invalid("sourceName must not be empty")
+        kind = catalogue.source_type(source_type)
+        self._licence.check_source_type(kind.name)
+        unique_name(self._core.state.sources, name, source_id, "source")
+        return name, catalogue.validate_params(kind, params, self.resolvers)
+
+    async def create(self, name: str, source_type: str, params: list[Param]) -> Source:
+        name, checked = self._check(name, source_type, params, None)
+        source = Source(new_id(), name, source_type, checked)
+        async with self._core.change() as tx:
+            tx.put(source)
+        return source
+
+    async def update(
+        self, source_id: str, name: str, source_type: str, params: list[Param]
+    ) -> Source:
+        source = self.get(source_id)
+        name, checked = self._check(name, source_type, params, source_id)
+        async with self._core.change() as tx:
+            source.name, source.type, source.params = name, source_type, checked
+            tx.put(source)
+            self._affect_players(tx, source.id)
+        return source
+
+    async def delete(self, source: Source) -> None:
+        async with self._core.change() as tx:
+            self._unassign(tx, source.id)
+            tx.delete(source)
+
+    def _players(self) -> list[tuple[Display | Zone | MirrorGroup, Timeline, list[int]]]:
+        state = self._core.state
+        out: list[tuple[Display | Zone | MirrorGroup, Timeline, list[int]]] = []
+        out += [(d, d.timeline, [d.display_id]) for d in state.displays.values()]
+        out += [(z, z.timeline, z.display_ids) for z in state.zones.values()]
+        out += [(g, g.timeline, g.display_ids) for g in state.mirrors.values()]
+        return out
+
+    def _affect_players(self, tx: Transaction, source_id: str) -> None:
+        for _obj, timeline, displays in self._players():
+            if timeline.assigned_source_id == source_id:
+                tx.affect(*displays)
+
+    def _unassign(self, tx: Transaction, source_id: str) -> None:
+        for obj, timeline, displays in self._players():
+            if timeline.assigned_source_id == source_id:
+                obj.timeline = msgspec.structs.replace(
+                    timeline, assigned_source_id="", state="stopped", welcome=True, videolist=[]
+                )
+                tx.put(obj)
+                tx.affect(*displays)
+                tx.mapping = True
+
+    def layout_ids(self, source: Source) -> list[str]:
+        """The layouts of a Command and Control source, in order."""
+        raw = catalogue.param(source.params, catalogue.LAYOUTS, "[]")
+        try:
+            ids = json.loads(raw)
+        except ValueError:
+            return []
+        return [i for i in ids if isinstance(i, str) and i in self._core.state.layouts]

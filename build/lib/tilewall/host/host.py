@@ -1,0 +1,190 @@
+"""The host: one object holding every service of the domain over shared state."""
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from tilewall.host.clock import SystemClock
+from tilewall.host.content.controlroom import ControlRoom
+from tilewall.host.content.media import MediaLibrary
+from tilewall.host.content.sources import Sources
+from tilewall.host.errors import Unavailable
+from tilewall.host.playback.control import Playback
+from tilewall.host.playback.overlays import Overlays
+from tilewall.host.playback.presets import Presets
+from tilewall.host.playback.screens import Screens
+from tilewall.host.ports import Clock, MachineAdapters, Persistence, SettingsStore
+from tilewall.host.state import Core, CoreSettings, State
+from tilewall.host.system import troubleshooting
+from tilewall.host.system.accounts import Accounts
+from tilewall.host.system.failover import Failover
+from tilewall.host.system.licence import LicenceRules
+from tilewall.host.system.machine import Machine
+from tilewall.host.system.machine_settings import MachineSettings
+from tilewall.host.system.printprofiles import PrintProfiles
+from tilewall.host.system.serial import PortWriter, Serial
+from tilewall.host.topology.agents import Agents, SeatSerialWriter
+from tilewall.host.topology.stations import Stations
+from tilewall.host.topology.walls import Topology
+
+#: builds the machine adapters over the host's durable settings (where simulated
+#: changes of the machine are kept)
+MachineFactory = Callable[[SettingsStore], MachineAdapters]
+
+
+class Host:
+    """Every service of the domain over one shared state, given its adapters.
+
+    ``tilewall.server`` assembles a running host (store, machine adapters, licence keys
+    from the configuration); tests hand it fakes.
+    """
+
+    def __init__(
+        self,
+        store: Persistence | None,
+        media_root: Path,
+        machine: MachineFactory,
+        *,
+        clock: Clock | None = None,
+        idle_timeout_s: float = 1800.0,
+        max_sessions: int = 10_000,
+        trusted_keys: Sequence[str] = (),
+        configuration: Mapping[str, Any] | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
+        #: where logs and troubleshooting reports go; None for a host without files
+        self.data_dir = data_dir
+        #: how the host was set up, as shown in troubleshooting reports
+        self.configuration = dict(configuration or {})
+        self.store = store
+        self.core = Core(store, clock or SystemClock())
+        #: the machine: simulated (changes kept in settings) unless host management is on
+        self._platform = machine(CoreSettings(self.core))
+        self.accounts = Accounts(store, idle_timeout_s, max_sessions)
+        self.media = MediaLibrary(media_root)
+        self.licence = LicenceRules(self.core, tuple(trusted_keys))
+        self.stations = Stations(self.core, self.licence)
+        self.topology = Topology(self.core)
+        self.sources = Sources(self.core, self.licence, self.media)
+        self.playback = Playback(self.core, self.sources, self.media)
+        self.presets = Presets(self.core)
+        self.overlays = Overlays(self.core)
+        self.screens = Screens(self.core, self.media, self.overlays, lambda: self.platform.facts)
+        self.failover = Failover(
+            self.core,
+            lambda: self.platform.facts.system_id(),
+            lambda: self.platform.facts.interface_names(),
+        )
+        self.printprofiles = PrintProfiles(self.core)
+        self.serial = Serial(self.core, lambda: self.platform.serial)
+        #: kiosk agents beside the receiver pages (their serial ports, devices, power)
+        self.agents = Agents(self.core, self.stations)
+        host_side = PortWriter(self.serial, lambda: self.platform.serial)
+        self.serial.writer = SeatSerialWriter(self.serial, host_side, self.agents)
+        self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
+        self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
+        self.machine_settings = MachineSettings(lambda: self.platform)
+
+    async def load(self) -> None:
+        """Read the state, users and sessions from the store."""
+        await self.core.load()
+        await self.accounts.load()
+
+    async def close(self) -> None:
+        if self.store is not None:
+            await self.store.close()
+
+    @property
+    def platform(self) -> MachineAdapters:
+        """The machine adapters; simulated unless host management is on."""
+        return self._platform
+
+    @platform.setter
+    def platform(self, platform: MachineAdapters) -> None:
+        # tests swap adapters (say, recording serial ports); every service sees the swap
+        self._platform = platform
+        self.machine.platform = platform
+
+    async def submit_troubleshooting_report(self, form: troubleshooting.ReportForm) -> Path:
+        """Keep the form and build the report archive (see :mod:`troubleshooting`)."""
+        form = form.check()
+        if self.data_dir is None:
+            raise Unavailable("this host has no data directory to keep reports in")
+        created = self.core.clock.now_ms() / 1000
+        info = await self.machine.info()
+        results = await self.machine.diagnostics()
+        async with self.core.change() as tx:
+            tx.put_setting(
+                "troubleshooting_report",
+                {
+                    "form": dataclasses.asdict(form),
+                    "created_ms": int(created * 1000),
+                },
+            )
+        documents = {
+            "report.json": {
+                "form": dataclasses.asdict(form),
+                "created_ms": int(created * 1000),
+                "system": dataclasses.asdict(info),
+            },
+            "configuration.json": self._configuration(),
+            "diagnostics.json": {"results": msgspec.to_builtins(results)},
+            "state.json": self._state_dump(),
+        }
+        return await asyncio.to_thread(
+            troubleshooting.write_report,
+            troubleshooting.report_path(self.data_dir),
+            documents,
+            self.machine.api_log_files(),
+            created,
+        )
+
+    def _configuration(self) -> dict[str, Any]:
+        configuration: dict[str, Any] = troubleshooting.redact(
+            {
+                **self.configuration,
+                "host_management": self.platform.host_management,
+                "settings": msgspec.to_builtins(self.core.state.settings),
+                "users": self.accounts.users(),
+                "live_sessions": self.accounts.session_count,
+            }
+        )
+        return configuration
+
+    def _state_dump(self) -> dict[str, Any]:
+        state = self.core.state
+        dump: dict[str, Any] = {
+            kind: msgspec.to_builtins(list(state.collection(kind).values()))
+            for kind in (
+                "station",
+                "display",
+                "wall",
+                "zone",
+                "mirror",
+                "source",
+                "preset",
+                "layout",
+            )
+        }
+        dump["online"] = sorted(self.stations.online)
+        dump["round_trip_ms"] = dict(self.stations.round_trip_ms)
+        dump["mapping_generation"] = state.mapping_generation
+        redacted: dict[str, Any] = troubleshooting.redact(dump)
+        return redacted
+
+    @property
+    def state(self) -> State:
+        return self.core.state
+
+    def failover_member(self) -> bool:
+        settings = self.core.state.settings
+        return settings.get("failover_v1") is not None or settings.get("failover_v2") is not None
+
+    def mapping_data_version(self, in_failover_group: bool) -> str:
+        if not in_failover_group:
+            return "-1"
+        return str(self.core.state.mapping_generation)

@@ -1,0 +1,246 @@
+"""What the host needs from the world, as Protocols its adapters implement.
+
+The host imports nothing outside ``tilewall.host``: the assembly (``tilewall.server``)
+hands it adapters that satisfy these ports. Adapters report failure with the kinds of
+:mod:`tilewall.host.errors` (a store that cannot commit raises
+:class:`~tilewall.host.errors.StoreFailed`).
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tilewall.host.system.facts import (
+    CatalogueEntry,
+    DiagnosticResult,
+    DiagnosticsInput,
+    DiskUsage,
+    InterfaceUpdate,
+    NetworkInterface,
+    OsRelease,
+    PackageVersion,
+    SerialSettings,
+)
+
+
+class Clock(Protocol):
+    """Host time in milliseconds since the epoch: the clock every timeline runs on."""
+
+    def now_ms(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Write ``body`` under (kind, key), or delete that document when ``body`` is None."""
+
+    kind: str
+    key: str
+    body: bytes | None
+
+
+class DocumentStore(Protocol):
+    """The host model as documents: (kind, key) -> JSON bytes."""
+
+    async def load_documents(self) -> dict[str, dict[str, bytes]]: ...
+
+    async def apply(self, changes: Iterable[Change]) -> None:
+        """Write every change in one transaction: all are durable when this returns, or
+        none is written and :class:`~tilewall.host.errors.StoreFailed` is raised."""
+        ...
+
+
+class AccountStore(Protocol):
+    """Users (name -> password hash) and the hashes of live session ids."""
+
+    async def users(self) -> dict[str, str]: ...
+
+    async def put_user(self, name: str, password_hash: str, now_ms: int) -> None: ...
+
+    async def delete_user(self, name: str) -> bool: ...
+
+    async def sessions(self) -> list[tuple[str, str, bool, int]]:
+        """(token hash, user, keep logged in, created ms) of every stored session."""
+        ...
+
+    async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None: ...
+
+    async def delete_sessions(self, token_hashes: Iterable[str]) -> None: ...
+
+
+class Persistence(DocumentStore, AccountStore, Protocol):
+    """Everything the host keeps durably."""
+
+    async def close(self) -> None: ...
+
+
+# --- the machine: adapters in tilewall.platform, simulated unless host management is on
+
+
+class SettingsStore(Protocol):
+    """Named JSON-like values (str, int, float, bool, None, lists and dicts of them).
+
+    The host backs this with its durable settings, where simulated adapters keep the
+    machine state they pretend to have changed; ``put(name, None)`` removes a value.
+    """
+
+    def get(self, name: str) -> Any | None: ...
+
+    async def put(self, name: str, value: Any) -> None: ...
+
+
+class Facts(Protocol):
+    def host_name(self) -> str: ...
+
+    def primary_ipv4(self) -> str: ...
+
+    async def system_id(self) -> str: ...
+
+    def os_release(self) -> OsRelease: ...
+
+    def cpu_cores(self) -> int:
+        """Logical CPUs."""
+        ...
+
+    def total_memory_bytes(self) -> int: ...
+
+    def memory_used_percent(self) -> float: ...
+
+    def disk_usage(self, path: str = "/") -> DiskUsage: ...
+
+    def interface_names(self) -> list[str]:
+        """Names of the machine's network interfaces, loopback excluded."""
+        ...
+
+
+class HostName(Protocol):
+    def get(self) -> str: ...
+
+    async def set(self, name: str) -> None: ...
+
+
+class TimeZones(Protocol):
+    def current(self) -> str: ...
+
+    def current_offset_minutes(self) -> int:
+        """Minutes east of UTC of the current zone, now."""
+        ...
+
+    def available(self) -> list[str]: ...
+
+    async def set(self, zone: str) -> None: ...
+
+
+class NetworkInterfaces(Protocol):
+    async def list(self) -> list[NetworkInterface]:
+        """Every interface; raises :class:`~tilewall.host.errors.Busy` while an update
+        is applied."""
+        ...
+
+    async def update(self, update: InterfaceUpdate) -> None:
+        """Validate ``update`` (raising before anything changes) and start applying it."""
+        ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last background apply failed, if it did."""
+        ...
+
+    async def wait_idle(self) -> None: ...
+
+
+class Power(Protocol):
+    async def reboot(self) -> None: ...
+
+    async def shutdown(self) -> None: ...
+
+
+class RemoteAccess(Protocol):
+    @property
+    def service(self) -> str:
+        """The name of the service that gives remote control."""
+        ...
+
+    async def status(self) -> bool:
+        """Whether remote control is running."""
+        ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class Packages(Protocol):
+    async def manifest(self) -> list[PackageVersion]:
+        """Installed Python distributions, then installed Debian packages."""
+        ...
+
+    async def catalogue(self) -> list[CatalogueEntry]: ...
+
+    async def install(self, names: Sequence[str]) -> None:
+        """Install catalogue packages; any name outside the catalogue refuses them all."""
+        ...
+
+
+class SerialPorts(Protocol):
+    def check_settings(
+        self, baud_rate: object, data_bits: object, parity: object, stop_bits: object
+    ) -> SerialSettings:
+        """The settings as the port takes them; raises
+        :class:`~tilewall.host.errors.Invalid` naming the first bad one."""
+        ...
+
+    async def open_and_write(
+        self,
+        port: str,
+        baud_rate: object,
+        data_bits: object,
+        parity: object,
+        stop_bits: object,
+        data: bytes,
+    ) -> int:
+        """Validate the settings, open ``port`` (device path or pyserial URL), write
+        ``data`` and close; return the number of bytes written."""
+        ...
+
+
+class Diagnostics(Protocol):
+    async def run(self, given: DiagnosticsInput) -> list[DiagnosticResult]: ...
+
+
+class MachineAdapters(Protocol):
+    """Every adapter to the machine the host runs on."""
+
+    @property
+    def host_management(self) -> bool:
+        """True when changes are made to the machine; False when they are simulated."""
+        ...
+
+    @property
+    def facts(self) -> Facts: ...
+
+    @property
+    def hostname(self) -> HostName: ...
+
+    @property
+    def timezones(self) -> TimeZones: ...
+
+    @property
+    def network(self) -> NetworkInterfaces: ...
+
+    @property
+    def power(self) -> Power: ...
+
+    @property
+    def packages(self) -> Packages: ...
+
+    @property
+    def remote(self) -> RemoteAccess: ...
+
+    @property
+    def serial(self) -> SerialPorts: ...
+
+    @property
+    def diagnostics(self) -> Diagnostics: ...

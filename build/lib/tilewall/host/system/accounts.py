@@ -1,0 +1,160 @@
+"""Users and sessions: argon2 password hashes, long random session ids, idle expiry,
+a bound on live sessions, and a slowdown for repeated failed logins."""
+
+import hashlib
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.ports import AccountStore
+
+_hasher = PasswordHasher()
+#: verified against when the user does not exist, so both cases cost the same
+_DUMMY_HASH = _hasher.hash("not a password of anyone")
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Session:
+    user: str
+    keep: bool
+    last_seen: float
+
+
+class Accounts:
+    def __init__(
+        self,
+        store: AccountStore | None,
+        idle_timeout_s: float = 1800.0,
+        max_sessions: int = 10_000,
+    ) -> None:
+        self._store = store
+        self.idle_timeout_s = idle_timeout_s
+        self.max_sessions = max_sessions
+        self._users: dict[str, str] = {}
+        #: token hash -> session, least recently used first
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._failures: dict[str, tuple[int, float]] = {}
+
+    async def load(self) -> None:
+        if self._store is None:
+            return
+        self._users = await self._store.users()
+        now = time.monotonic()
+        wall_ms = time.time() * 1000
+        stale = []
+        for token_hash, user, keep, created_ms in await self._store.sessions():
+            fresh = keep or wall_ms - created_ms < self.idle_timeout_s * 1000
+            if user in self._users and fresh:
+                self._sessions[token_hash] = Session(user, keep, now)
+            else:
+                stale.append(token_hash)
+        await self._store.delete_sessions(stale)
+
+    # users
+
+    def users(self) -> list[str]:
+        return sorted(self._users)
+
+    async def set_password(self, user: str, password: str) -> None:
+        if not user or len(user) > 64 or not user.isprintable():
+            raise Invalid("user names are 1 to 64 printable characters")
+        if len(password) < 8:
+            raise Invalid("passwords are at least 8 characters")
+        hashed = _hasher.hash(password)
+        if self._store is not None:
+            await self._store.put_user(user, hashed, int(time.time() * 1000))
+        self._users[user] = hashed
+
+    async def remove_user(self, user: str) -> None:
+        if user not in self._users:
+            raise NotFound(f"user {user!r} not found")
+        if self._store is not None:
+            await self._store.delete_user(user)
+        del self._users[user]
+        for token_hash in [t for t, s in self._sessions.items() if s.user == user]:
+            del self._sessions[token_hash]
+
+    def check_password(self, user: str, password: str) -> bool:
+        hashed = self._users.get(user)
+        try:
+            return _hasher.verify(hashed or _DUMMY_HASH, password) and hashed is not None
+        except (VerificationError, InvalidHashError):
+            return False
+
+    # failed-login throttling
+
+    def login_delay(self, address: str) -> float:
+        """Seconds to hold a login from ``address``: doubling after the fifth failure."""
+        count, at = self._failures.get(address, (0, 0.0))
+        if count and time.monotonic() - at > 900:
+            self._failures.pop(address, None)
+            return 0.0
+        return 0.0 if count < 5 else min(0.25 * 2 ** (count - 5), 8.0)
+
+    def record_login(self, address: str, ok: bool) -> None:
+        if ok:
+            self._failures.pop(address, None)
+            return
+        count, _ = self._failures.get(address, (0, 0.0))
+        self._failures[address] = (count + 1, time.monotonic())
+        if len(self._failures) > 100_000:
+            self._failures.pop(next(iter(self._failures)))
+
+    # sessions
+
+    async def open_session(self, user: str, keep: bool) -> str:
+        token = secrets.token_urlsafe(32)
+        token_hash = _token_hash(token)
+        evicted = self._expire()
+        while len(self._sessions) >= self.max_sessions:
+            evicted.append(self._sessions.popitem(last=False)[0])
+        if self._store is not None:
+            await self._store.delete_sessions(evicted)
+            await self._store.put_session(token_hash, user, keep, int(time.time() * 1000))
+        self._sessions[token_hash] = Session(user, keep, time.monotonic())
+        return token
+
+    def session(self, token: str) -> Session | None:
+        """The live session of ``token``, refreshing its idle clock; None if there is none."""
+        if not token or len(token) > 200:
+            return None
+        token_hash = _token_hash(token)
+        session = self._sessions.get(token_hash)
+        if session is None:
+            return None
+        now = time.monotonic()
+        if not session.keep and now - session.last_seen > self.idle_timeout_s:
+            del self._sessions[token_hash]
+            return None
+        session.last_seen = now
+        self._sessions.move_to_end(token_hash)
+        return session
+
+    async def close_session(self, token: str) -> None:
+        token_hash = _token_hash(token)
+        if self._sessions.pop(token_hash, None) is not None and self._store is not None:
+            await self._store.delete_sessions([token_hash])
+
+    def _expire(self) -> list[str]:
+        now = time.monotonic()
+        stale = [
+            t
+            for t, s in self._sessions.items()
+            if not s.keep and now - s.last_seen > self.idle_timeout_s
+        ]
+        for token_hash in stale:
+            del self._sessions[token_hash]
+        return stale
+
+    @property
+    def session_count(self) -> int:
+        return len(self._sessions)

@@ -1,0 +1,1 @@
+"""Stations and displays, video walls, zones and mirror groups."""

@@ -1,0 +1,131 @@
+"""What the machine is: names, addresses, identity, distribution and resources.
+
+Facts are read from the machine every time; only the host name can be simulated, and
+that is the host name adapter's business.
+"""
+
+import os
+import shlex
+import socket
+import uuid
+from pathlib import Path
+
+import psutil
+
+from tilewall.host.ports import Facts, HostName
+from tilewall.host.system.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
+from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
+from tilewall.platform.settings import SettingsStore
+
+OS_RELEASE_FILES = (Path("/etc/os-release"), Path("/usr/lib/os-release"))
+MACHINE_ID = Path("/etc/machine-id")
+#: machine-id is confidential (machine-id(5)), so the system id is a UUID derived from it
+_SYSTEM_ID_NAMESPACE = uuid.UUID("3f4b1c52-6d2e-4c38-9a61-0a7e2f5d8b90")
+
+
+def parse_os_release(text: str) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, raw = line.split("=", 1)
+        try:
+            parts = shlex.split(raw)
+        except ValueError:
+            continue
+        values[key] = parts[0] if parts else ""
+    return values
+
+
+def read_os_release(paths: tuple[Path, ...] = OS_RELEASE_FILES) -> OsRelease:
+    for path in paths:
+        try:
+            values = parse_os_release(path.read_text())
+        except OSError:
+            continue
+        return OsRelease(
+            name=values.get("NAME", "Linux"),
+            version=values.get("VERSION_ID", values.get("VERSION", "")),
+            pretty_name=values.get("PRETTY_NAME", values.get("NAME", "Linux")),
+        )
+    return OsRelease("Linux", "", "Linux")
+
+
+def primary_ipv4(route_path: Path = PROC_ROUTE) -> str:
+    """The address of the default-route interface, else the first usable one, else ''."""
+    addresses = {
+        name: [a.address for a in addrs if a.family == socket.AF_INET]
+        for name, addrs in psutil.net_if_addrs().items()
+    }
+    for route in default_routes(route_path):
+        for address in addresses.get(route.interface, []):
+            if is_usable_ipv4(address):
+                return str(address)
+    for name in sorted(addresses):
+        for address in addresses[name]:
+            if is_usable_ipv4(address):
+                return str(address)
+    return ""
+
+
+class MachineFacts:
+    def __init__(
+        self,
+        hostname: HostName,
+        store: SettingsStore,
+        *,
+        machine_id: Path = MACHINE_ID,
+        os_release_files: tuple[Path, ...] = OS_RELEASE_FILES,
+        route_path: Path = PROC_ROUTE,
+    ) -> None:
+        self._hostname = hostname
+        self._store = store
+        self._machine_id = machine_id
+        self._os_release_files = os_release_files
+        self._route_path = route_path
+
+    def host_name(self) -> str:
+        return self._hostname.get()
+
+    def primary_ipv4(self) -> str:
+        return primary_ipv4(self._route_path)
+
+    async def system_id(self) -> str:
+        """A stable id of this host: kept in the store once made.
+
+        Made from ``/etc/machine-id`` when readable (so a reinstalled host keeps its id),
+        else random.
+        """
+        stored = self._store.get(SYSTEM_ID_SETTING)
+        if isinstance(stored, str) and stored:
+            return stored
+        try:
+            machine_id = self._machine_id.read_text().strip()
+        except OSError:
+            machine_id = ""
+        made = uuid.uuid5(_SYSTEM_ID_NAMESPACE, machine_id) if machine_id else uuid.uuid4()
+        await self._store.put(SYSTEM_ID_SETTING, str(made))
+        return str(made)
+
+    def os_release(self) -> OsRelease:
+        return read_os_release(self._os_release_files)
+
+    def cpu_cores(self) -> int:
+        return psutil.cpu_count(logical=True) or os.cpu_count() or 1
+
+    def total_memory_bytes(self) -> int:
+        return int(psutil.virtual_memory().total)
+
+    def memory_used_percent(self) -> float:
+        return float(psutil.virtual_memory().percent)
+
+    def disk_usage(self, path: str = "/") -> DiskUsage:
+        usage = psutil.disk_usage(path)
+        return DiskUsage(int(usage.total), int(usage.free))
+
+    def interface_names(self) -> list[str]:
+        return sorted(name for name in psutil.net_if_addrs() if name != "lo")
+
+
+__all__ = ["SYSTEM_ID_SETTING", "DiskUsage", "Facts", "MachineFacts", "OsRelease"]

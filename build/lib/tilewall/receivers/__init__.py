@@ -1,0 +1,1 @@
+"""The receiver hub: WebSocket connections to the receivers that render the displays."""

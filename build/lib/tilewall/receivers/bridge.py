@@ -1,0 +1,123 @@
+"""The host as the receiver hub sees it: the ``HostPort`` and ``StationPort`` over a
+``Host``; and the hub as the host sees it, the link to the kiosk agents."""
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from tilewall.host.host import Host
+from tilewall.host.model import Resolution
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.render import HostInfo
+from tilewall.host.playback.render_overlays import OverlaySwitches
+from tilewall.host.state import Event, State
+from tilewall.receivers.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class HostBridge:
+    """Implements the hub's HostPort and StationPort; the host is attached when it has
+    been opened."""
+
+    def __init__(self, host: Host | None = None) -> None:
+        self._host = host
+
+    @property
+    def host(self) -> Host:
+        if self._host is None:
+            raise RuntimeError("the host is not open yet")
+        return self._host
+
+    def attach(self, host: Host, hub: Hub) -> None:
+        self._host = host
+        host.agents.link = hub.agents
+        host.core.on_command(lambda seat, name: _command(hub, seat, name))
+
+    @property
+    def state(self) -> State:
+        return self.host.core.state
+
+    @property
+    def media(self) -> MediaCatalog | None:
+        return self.host.media
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
+        return self.host.core.subscribe(listener)
+
+    def now_ms(self) -> int:
+        return self.host.core.clock.now_ms()
+
+    def host_info(self) -> HostInfo:
+        return self.host.screens.host_info()
+
+    def overlays(self) -> OverlaySwitches:
+        return self.host.screens.overlays()
+
+    async def station_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        screen: Resolution,
+        resolutions: list[Resolution],
+        name: str | None,
+    ) -> None:
+        await self.host.stations.hello(
+            seat_id, ip, model, firmware, screen, resolutions, name=name or ""
+        )
+
+    def set_online(self, seat_id: str, online: bool) -> None:
+        if online:
+            self.host.stations.set_online(seat_id)
+        else:
+            self.host.stations.set_offline(seat_id)
+
+    # StationPort: station keys and kiosk agents
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        return await self.host.stations.trust.admit(seat_id, key)
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        return self.host.stations.trust.take(seat_id)
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None:
+        await self.host.agents.hello(
+            seat_id, ip, model, firmware, name, power, serial_port, browser
+        )
+
+    def agent_gone(self, seat_id: str) -> None:
+        self.host.agents.gone(seat_id)
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None:
+        self.host.agents.devices(seat_id, devices, items)
+
+    def agent_power(self, seat_id: str, state: str, ok: bool, method: str, message: str) -> None:
+        self.host.agents.power(seat_id, state, ok, method, message)
+
+
+_pending: set[asyncio.Task[None]] = set()
+
+
+def _command(hub: Hub, seat_id: str, name: str) -> None:
+    if name == "key":
+        hub.hand_key(seat_id)
+        return
+    action = hub.reset if name == "reset" else hub.reload
+    task = asyncio.get_running_loop().create_task(action([seat_id]))
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)

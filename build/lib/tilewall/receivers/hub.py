@@ -1,0 +1,411 @@
+"""The hub: one session per receiver connection, keyed by seat id once it said hello.
+
+It pushes each receiver its render description when that changes, answers clock sync,
+pings for liveness, and drops malformed or hostile frames with a log line. It talks to
+the host only through ``HostPort`` and to a connection only through ``Link``
+(``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
+one code path.
+
+A station has up to two connections: its page and its kiosk agent (``agents``). Both
+are told the render description; a station is online while either is connected. Who
+may have a locked station is the host's to say (``StationPort.admit``, station keys):
+a connection refused is an impostor, shown the pairing screen and given nothing.
+"""
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+import msgspec
+
+from tilewall.host.playback.render import RenderState, describe
+from tilewall.host.state import Event
+from tilewall.receivers import greeting
+from tilewall.receivers import protocol as p
+from tilewall.receivers import protocol_agent as pa
+from tilewall.receivers.agents import AgentDesk
+from tilewall.receivers.changes import Changes
+from tilewall.receivers.ports import HostPort, Link, OpenStations, StationPort
+from tilewall.receivers.revisions import Revisions
+from tilewall.receivers.session import (
+    CLOSE_NORMAL,
+    CLOSE_OFFLINE,
+    CLOSE_POLICY,
+    CLOSE_REPLACED,
+    Limits,
+    Session,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    def __init__(
+        self,
+        port: HostPort,
+        limits: Limits | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        stations: StationPort | None = None,
+    ) -> None:
+        self.port = port
+        self.limits = limits or Limits()
+        self._monotonic = monotonic
+        self.stations: StationPort = stations or OpenStations()
+        self._sessions: set[Session] = set()
+        #: the page of each seat
+        self._by_seat: dict[str, Session] = {}
+        #: the agent of each seat
+        self.agents = AgentDesk(self.stations, self._send_text, self.limits.agent_command_s)
+        self._replaced = greeting.Replacements(monotonic)
+        self._revisions = Revisions()
+        self._changes = Changes()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._revisions.start(self.port.now_ms())
+        self._unsubscribe = self.port.subscribe(self._on_event)
+        self._tasks = [
+            asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
+            asyncio.create_task(self._liveness_loop(), name="receiver-hub-liveness"),
+        ]
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        for session in list(self._sessions):
+            await self.close(session, CLOSE_NORMAL)
+
+    # --- queries ------------------------------------------------------------------------
+
+    def online(self, seat_id: str) -> bool:
+        """Whether the seat's page or its agent is connected."""
+        return seat_id in self._by_seat or seat_id in self.agents.by_seat
+
+    def online_seats(self) -> set[str]:
+        return set(self._by_seat) | set(self.agents.by_seat)
+
+    def ip_of(self, seat_id: str) -> str | None:
+        session = self._by_seat.get(seat_id) or self.agents.by_seat.get(seat_id)
+        return session.ip if session else None
+
+    def _of_seat(self, seat_id: str) -> list[Session]:
+        """The page and the agent of a seat, those connected."""
+        return [s for s in (self._by_seat.get(seat_id), self.agents.by_seat.get(seat_id)) if s]
+
+    def status(self, seat_id: str) -> p.Status | None:
+        """The last status the receiver reported."""
+        session = self._by_seat.get(seat_id)
+        return session.status if session else None
+
+    def acked_rev(self, seat_id: str) -> int:
+        session = self._by_seat.get(seat_id)
+        return session.acked_rev if session else 0
+
+    def rev(self, seat_id: str) -> int:
+        """The revision of the last description sent to ``seat_id`` (0: none yet)."""
+        return self._revisions.rev(seat_id)
+
+    def describe(self, seat_id: str) -> RenderState:
+        port = self.port
+        return describe(
+            port.state,
+            seat_id,
+            media=port.media,
+            overlays=port.overlays(),
+            host=port.host_info(),
+            now_ms=port.now_ms(),
+        )
+
+    # --- commands from the host -----------------------------------------------------------
+
+    def refresh(self, display_ids: Iterable[int] | None = None) -> None:
+        """Recompute and push (if changed) for these displays, or for every receiver."""
+        self._changes.mark(display_ids)
+
+    async def disconnect(self, seat_id: str) -> bool:
+        """Close the connection of ``seat_id``; the receiver will reconnect by itself."""
+        session = self._by_seat.get(seat_id)
+        if session is None:
+            return False
+        await self.close(session, CLOSE_NORMAL)
+        return True
+
+    async def reset(self, seat_ids: Iterable[str] | None = None) -> None:
+        self._broadcast(p.Reset(), seat_ids)
+
+    async def reload(self, seat_ids: Iterable[str] | None = None) -> None:
+        self._broadcast(p.Reload(), seat_ids)
+
+    def _broadcast(self, message: p.HostMessage, seat_ids: Iterable[str] | None) -> None:
+        """To the pages and agents of these seats (an agent restarts its browser on a
+        reset or a reload)."""
+        seats = self.online_seats() if seat_ids is None else set(seat_ids)
+        for seat in seats:
+            for session in self._of_seat(seat):
+                self._send(session, message)
+
+    def hand_key(self, seat_id: str) -> None:
+        """Hand the seat's connections the key the host made (or tell them to forget it)."""
+        sessions = self._of_seat(seat_id)
+        if not sessions:
+            return  # kept for the next connection of the seat
+        waiting, key = self.stations.take_key(seat_id)
+        if waiting:
+            roles = [s.role for s in sessions]
+            for session in sessions:
+                self._send(session, p.Key(key=key, roles=roles))
+
+    # --- connections ----------------------------------------------------------------------
+
+    def open(self, link: Link, ip: str, trusted: bool = False) -> Session:
+        """A new connection. ``trusted``: in-process (a virtual receiver), admitted to its
+        station without a key."""
+        session = Session.open(link, ip, self._monotonic(), self.limits)
+        session.trusted = trusted
+        session.start_writer(self._send_failed)
+        self._sessions.add(session)
+        return session
+
+    async def close(self, session: Session, code: int | None = None) -> None:
+        """Close a session (idempotent). The seat goes offline unless a newer session has it.
+
+        Without ``code``, a close already decided on (a flood, a receiver that does not
+        read) keeps the code it was decided with; the connection's own route calls this
+        when it stops reading, which may be before that close has run."""
+        if session.closed:
+            return
+        if code is None:
+            code = session.close_code if session.closing else CLOSE_NORMAL
+        session.closed = True
+        self._sessions.discard(session)
+        seat = session.seat_id
+        if session.role == "agent":
+            self.agents.closed(session)
+        mine = self.agents.by_seat if session.role == "agent" else self._by_seat
+        if seat is not None and mine.get(seat) is session:
+            del mine[seat]
+            if session.role == "agent":
+                _safely(self.stations.agent_gone, seat)
+            if not self.online(seat):
+                _safely(self.port.set_online, seat, False)
+        await session.stop_writer()
+        with contextlib.suppress(Exception):
+            await session.link.close(code)
+
+    async def receive(self, session: Session, data: str | bytes) -> None:
+        """Handle one frame from the receiver. Never raises for anything the peer sends."""
+        if session.closed or session.closing:
+            return
+        now = self._monotonic()
+        session.last_rx = now
+        if not self._admit(session, now):
+            return
+        if isinstance(data, bytes):
+            self._drop(session, "binary frame")
+            return
+        agent = session.role == "agent"
+        limit = self.limits.max_agent_frame_bytes if agent else self.limits.max_frame_bytes
+        if len(data) > limit:
+            self._drop(session, f"oversized frame ({len(data)} characters)")
+            return
+        try:
+            decoder = pa.agent_decoder if agent else p.receiver_decoder
+            message: p.ReceiverMessage | pa.AgentMessage = decoder.decode(data)
+        except msgspec.DecodeError as error:
+            self._drop(session, f"malformed message: {str(error)[:120]}")
+            return
+        try:
+            await self._handle(session, message)
+        except Exception:
+            log.exception("receiver %s: failed to handle %s", session.who, message.__class__)
+
+    # --- message handling ---------------------------------------------------------------
+
+    async def _handle(self, session: Session, message: p.ReceiverMessage | pa.AgentMessage) -> None:
+        if isinstance(message, p.Hello):
+            await self._hello(session, message)
+        elif session.seat_id is None:
+            self._drop(session, f"{type(message).__name__.lower()} before hello")
+        elif isinstance(message, p.TimeRequest):
+            t1 = self.port.now_ms()
+            self._send(session, p.TimeReply(message.t0, t1, self.port.now_ms()))
+        elif isinstance(message, p.Pong) or session.impostor:
+            pass
+        elif isinstance(message, p.Status):
+            session.status = message
+            session.status_at = self._monotonic()
+        elif isinstance(message, p.Ack):
+            session.acked_rev = message.rev
+        else:
+            await self.agents.handle(session, message)
+
+    async def _hello(self, session: Session, hello: p.Hello) -> None:
+        seat = hello.seat_id
+        if session.seat_id is not None and (session.seat_id != seat or session.role != hello.role):
+            self._drop(session, f"hello as {seat!r} on a connection of {session.who}")
+            return
+        if hello.role == "page" and hello.screen is None:
+            self._drop(session, "hello of a page without its screen")
+            return
+        session.role = hello.role
+        if not session.trusted and not await self.stations.admit(seat, hello.key):
+            await self._refuse(session, seat)
+            return
+        mine = self.agents.by_seat if hello.role == "agent" else self._by_seat
+        previous = mine.get(seat)
+        if previous is not None and previous is not session:
+            self._replaced.note(session, seat)
+            del mine[seat]
+            await self.close(previous, CLOSE_REPLACED)
+        await greeting.record(self.port, self.stations, session.ip, hello)
+        if session.closed:
+            return
+        was_online = self.online(seat)
+        session.seat_id = seat
+        mine[seat] = session
+        if not was_online:
+            _safely(self.port.set_online, seat, True)
+        self._welcome(session, seat, self.describe(seat))
+        self.hand_key(seat)
+
+    def _welcome(
+        self, session: Session, seat: str, state: RenderState, refused: str | None = None
+    ) -> None:
+        rev, _ = self._revisions.record(seat, state) if refused is None else (0, False)
+        self._send(
+            session,
+            p.Welcome(
+                seat_id=seat,
+                rev=rev,
+                host_ms=self.port.now_ms(),
+                ping_interval_ms=round(self.limits.ping_interval_s * 1000),
+                state=state,
+                refused=refused,
+            ),
+        )
+
+    async def _refuse(self, session: Session, seat: str) -> None:
+        """A connection without the key of a station bound to another device: it stays
+        connected, sees the pairing screen, and takes nothing over."""
+        first = not session.impostor
+        session.seat_id, session.impostor = seat, True
+        if first:
+            log.warning(
+                "receiver %s: refused, station %s is locked to another device "
+                "(no valid station key); it takes nothing over",
+                session.who,
+                seat,
+            )
+        state = greeting.pairing(self.port.host_info(), seat, session.ip)
+        self._welcome(session, seat, state, "this station is locked to another device")
+
+    # --- push on change -------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        # every change names the displays it affects; liveness and other topology-only
+        # events name none and must not re-render the whole fleet
+        self._changes.mark(event.displays)
+
+    async def _push_loop(self) -> None:
+        while True:
+            every, displays = await self._changes.next()
+            try:
+                self._push(every, displays)
+            except Exception:
+                log.exception("receiver hub: push failed")
+
+    def _push(self, every: bool, displays: set[int]) -> None:
+        stations = self.port.state.stations
+        for seat in self.online_seats():
+            station = stations.get(seat)
+            affected = (
+                every
+                or station is None
+                or not station.locked
+                or station.display_id is None
+                or station.display_id in displays
+            )
+            if not affected:
+                continue
+            state = self.describe(seat)
+            rev, new = self._revisions.record(seat, state)
+            if new:
+                for session in self._of_seat(seat):
+                    self._send(session, p.StateUpdate(rev=rev, state=state))
+
+    # --- sending ------------------------------------------------------------------------
+
+    def _send(self, session: Session, message: p.HostMessage) -> None:
+        self._send_text(session, p.encode(message))
+
+    def _send_text(self, session: Session, text: str) -> bool:
+        if session.closed or session.closing:
+            return False
+        if not session.queue(text):
+            log.warning("receiver %s: not reading its messages; closing", session.who)
+            self._close_later(session, CLOSE_POLICY)
+            return False
+        return True
+
+    def _send_failed(self, session: Session, error: Exception) -> None:
+        log.info("receiver %s: send failed (%s); closing", session.who, error)
+        self._close_later(session, CLOSE_NORMAL)
+
+    def _close_later(self, session: Session, code: int) -> None:
+        if session.closing or session.closed:
+            return
+        session.closing = True
+        session.close_code = code
+        task = asyncio.get_running_loop().create_task(self.close(session, code))
+        self._tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
+
+    # --- liveness -----------------------------------------------------------------------
+
+    async def _liveness_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.ping_interval_s)
+            now = self._monotonic()
+            for session in list(self._sessions):
+                if now - session.last_rx > self.limits.offline_after_s:
+                    log.info("receiver %s stopped answering; offline", session.who)
+                    await self.close(session, CLOSE_OFFLINE)
+                elif session.seat_id is not None:
+                    session.ping_id += 1
+                    self._send(session, p.Ping(id=session.ping_id))
+
+    # --- hostile input ----------------------------------------------------------------------
+
+    def _admit(self, session: Session, now: float) -> bool:
+        """Whether a frame is within the connection's rate; a long flood closes it."""
+        admitted, close = session.admit(now, self.limits)
+        if close:
+            self._close_later(session, CLOSE_POLICY)
+        return admitted
+
+    def _drop(self, session: Session, reason: str) -> None:
+        session.drop(reason)
+
+
+def _safely(call: Callable[..., None], *args: object) -> None:
+    """Tell the host something; a failure there is logged, never the hub's."""
+    try:
+        call(*args)
+    except Exception:
+        log.exception("host %s%r failed", getattr(call, "__name__", "call"), args)

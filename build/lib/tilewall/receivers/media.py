@@ -1,0 +1,85 @@
+"""Media files for receivers at /media/<name>, with byte ranges so videos can seek.
+
+Receivers hold no session; media shown on screens is not secret, but every name is
+still confined to the media library."""
+
+import mimetypes
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from litestar import Request, Response, get
+from litestar.exceptions import HTTPException
+from litestar.response import Stream
+
+from tilewall.host.content.media import from_url_path
+from tilewall.host.errors import HostError
+from tilewall.host.host import Host
+
+CHUNK = 256 * 1024
+_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+
+
+def _byte_range(header: str, size: int) -> tuple[int, int] | None:
+    """The inclusive (start, end) of a single-range header; None to send everything."""
+    match = _RANGE.match(header.strip())
+    if not match:
+        return None
+    first, last = match.groups()
+    if first == "" and last == "":
+        return None
+    if first == "":
+        start, end = max(size - int(last), 0), size - 1
+    else:
+        start = int(first)
+        end = min(int(last), size - 1) if last else size - 1
+    if start >= size or start > end:
+        raise HTTPException(
+            status_code=416,
+            detail="range not satisfiable",
+            headers={"Content-Range": f"bytes */{size}"},
+        )
+    return start, end
+
+
+async def _read(path: Path, start: int, length: int) -> AsyncIterator[bytes]:
+    with path.open("rb") as file:
+        file.seek(start)
+        while length > 0:
+            chunk = file.read(min(CHUNK, length))
+            if not chunk:
+                break
+            length -= len(chunk)
+            yield chunk
+
+
+@get("/media/{name:path}", include_in_schema=False, name="receiver-media")
+async def media_file(
+    request: Request[Any, Any, Any], host: Host, name: str
+) -> Response[bytes] | Stream:
+    name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
+    library = host.media
+    try:
+        path = library.path(library.require_file(name))
+    except HostError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from exc
+    size = path.stat().st_size
+    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    headers = {"Accept-Ranges": "bytes", "Cache-Control": "public, max-age=60"}
+    wanted = _byte_range(request.headers.get("range", ""), size)
+    if wanted is None:
+        return Stream(
+            _read(path, 0, size), media_type=kind, headers={**headers, "Content-Length": str(size)}
+        )
+    start, end = wanted
+    return Stream(
+        _read(path, start, end - start + 1),
+        status_code=206,
+        media_type=kind,
+        headers={
+            **headers,
+            "Content-Range": f"bytes {start}-{end}/{size}",
+            "Content-Length": str(end - start + 1),
+        },
+    )

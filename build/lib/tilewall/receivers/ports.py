@@ -1,0 +1,138 @@
+"""The hub's two boundaries: the host it serves (``HostPort``) and one connection to one
+receiver (``Link``). The WebSocket route and the in-process virtual receiver are both
+``Link``s, so they share one code path."""
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from tilewall.host.model import Resolution
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.render import HostInfo
+from tilewall.host.playback.render_overlays import OverlaySwitches
+from tilewall.host.state import Event, State
+
+
+class HostPort(Protocol):
+    """What the hub needs of the host. The host core implements it."""
+
+    @property
+    def state(self) -> State:
+        """The live host state (read only for the hub)."""
+        ...
+
+    @property
+    def media(self) -> MediaCatalog | None:
+        """The media library, for playlist expansion and video durations."""
+        ...
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``listener`` after every change; returns an unsubscribe function."""
+        ...
+
+    def now_ms(self) -> int:
+        """Host time, the clock every timeline is anchored to."""
+        ...
+
+    def host_info(self) -> HostInfo:
+        """Host name and address shown on pairing and welcome screens."""
+        ...
+
+    def overlays(self) -> OverlaySwitches:
+        """Alert, display-id and DPMS switches. Changing them must publish an Event."""
+        ...
+
+    async def station_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        screen: Resolution,
+        resolutions: list[Resolution],
+        name: str | None,
+    ) -> None:
+        """Record (or create as available) the station of a receiver that said hello."""
+        ...
+
+    def set_online(self, seat_id: str, online: bool) -> None:
+        """The receiver at ``seat_id`` connected (said hello) or went away."""
+        ...
+
+
+class Link(Protocol):
+    """One connection to one receiver."""
+
+    async def send_text(self, text: str) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
+
+class StationPort(Protocol):
+    """Who may have a station (station keys), and the kiosk agents beside the pages.
+    The host implements it; without one (``OpenStations``) every connection is admitted
+    and agents' reports go nowhere."""
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        """Whether a connection showing ``key`` may have the station ``seat_id``."""
+        ...
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        """A key waiting to be handed to the seat's connections: ``(True, key)``, or
+        ``(True, None)`` when they must forget theirs; ``(False, None)``: nothing."""
+        ...
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None: ...
+
+    def agent_gone(self, seat_id: str) -> None: ...
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None: ...
+
+    def agent_power(
+        self, seat_id: str, state: str, ok: bool, method: str, message: str
+    ) -> None: ...
+
+
+class OpenStations:
+    """A ``StationPort`` that admits everyone and keeps nothing."""
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        return True
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        return False, None
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None:
+        return None
+
+    def agent_gone(self, seat_id: str) -> None:
+        return None
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None:
+        return None
+
+    def agent_power(self, seat_id: str, state: str, ok: bool, method: str, message: str) -> None:
+        return None

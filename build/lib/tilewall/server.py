@@ -1,0 +1,213 @@
+"""Assembles a running host: store, machine adapters, domain, receiver hub, demo, and
+the ASGI server. This is the one place that builds a :class:`Host` from configuration."""
+
+import asyncio
+import logging
+import os
+import secrets
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+from litestar import Litestar
+from rich.console import Console
+
+from tilewall.app import create_app
+from tilewall.app import log as access_logger
+from tilewall.config import Config
+from tilewall.host.host import Host, MachineFactory
+from tilewall.host.ports import Clock, Persistence, SettingsStore
+from tilewall.host.system.machine import API_LOG, LOGS_DIR
+from tilewall.platform import Platform, platform_for
+from tilewall.receivers.bridge import HostBridge
+from tilewall.receivers.hub import Hub
+from tilewall.receivers.routes import receiver_websocket
+from tilewall.receivers.virtual import VirtualReceiver
+from tilewall.store import Store
+
+log = logging.getLogger(__name__)
+console = Console(stderr=True)
+
+
+def machine_for(config: Config) -> MachineFactory:
+    """The machine adapters the configuration asks for: real with host management,
+    simulated (kept in the host's settings) without."""
+
+    def build(settings: SettingsStore) -> Platform:
+        return platform_for(
+            config.host_management,
+            settings,
+            network_apply_seconds=config.network_apply_seconds,
+        )
+
+    return build
+
+
+def build_host(
+    store: Persistence | None,
+    data_dir: Path,
+    config: Config | None = None,
+    *,
+    clock: Clock | None = None,
+    idle_timeout_s: float = 1800.0,
+    machine: MachineFactory | None = None,
+) -> Host:
+    """A host over ``store`` with its media and logs in ``data_dir``; not yet loaded."""
+    config = config or Config()
+    return Host(
+        store,
+        data_dir / "media",
+        machine or machine_for(config),
+        clock=clock,
+        idle_timeout_s=idle_timeout_s,
+        trusted_keys=config.trusted_keys,
+        configuration={
+            "network_apply_seconds": config.network_apply_seconds,
+            # key ids and where they came from; the keys are public anyway
+            "trusted_licence_keys": dict(config.key_sources),
+        },
+        data_dir=data_dir,
+    )
+
+
+async def open_host(
+    data_dir: Path,
+    config: Config | None = None,
+    *,
+    clock: Clock | None = None,
+    idle_timeout_s: float = 1800.0,
+) -> Host:
+    """The host kept in ``data_dir`` (SQLite), loaded and ready."""
+    store = await Store.open(data_dir)
+    host = build_host(
+        store,
+        data_dir,
+        config or Config.load(data_dir),
+        clock=clock,
+        idle_timeout_s=idle_timeout_s,
+    )
+    await host.load()
+    return host
+
+
+async def ensure_admin(host: Host, data_dir: Path) -> None:
+    """First start: create the admin user, with a generated password unless one is given."""
+    if host.accounts.users():
+        return
+    user = os.environ.get("TILEWALL_ADMIN_USER", "admin")
+    password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
+    if password:
+        await host.accounts.set_password(user, password)
+        return
+    password = secrets.token_urlsafe(12)
+    await host.accounts.set_password(user, password)
+    path = data_dir / "initial-admin-password"
+    path.write_text(password + "\n")
+    path.chmod(0o600)
+    console.print(
+        f"[bold]Created user {user!r} with password {password}[/] (also written to {path})"
+    )
+
+
+#: the interface log rotates at this size, keeping this many older files
+API_LOG_BYTES = 5 * 1024 * 1024
+API_LOG_BACKUPS = 3
+
+
+def api_log_handler(data_dir: Path) -> RotatingFileHandler:
+    """A handler writing the access log to ``DATA_DIR/logs/api.log``, rotated."""
+    folder = data_dir / LOGS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    handler = RotatingFileHandler(
+        folder / API_LOG, maxBytes=API_LOG_BYTES, backupCount=API_LOG_BACKUPS, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    handler.setLevel(logging.INFO)
+    return handler
+
+
+def make_app(
+    data_dir: Path,
+    demo: bool = False,
+    session_idle_seconds: float = 1800.0,
+    config: Config | None = None,
+) -> Litestar:
+    """An app that opens the host in ``data_dir`` on startup and closes it on shutdown.
+
+    ``config`` defaults to :meth:`Config.load` (environment and ``data_dir``).
+    """
+    handlers: list[logging.Handler] = []
+    bridge = HostBridge()
+    hub = Hub(bridge, stations=bridge)
+    virtual: list[VirtualReceiver] = []
+
+    async def startup(app: Litestar) -> None:
+        handler = api_log_handler(data_dir)
+        handlers.append(handler)
+        access_logger.addHandler(handler)
+        if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
+            access_logger.setLevel(logging.INFO)
+        host = await open_host(
+            data_dir, config or Config.load(data_dir), idle_timeout_s=session_idle_seconds
+        )
+        app.state.host = host
+        bridge.attach(host, hub)
+        await hub.start()
+        await ensure_admin(host, data_dir)
+        if demo:
+            from tilewall.demo import SEATS, seed_demo
+
+            for n, seat in enumerate(SEATS, start=1):
+                receiver = VirtualReceiver(hub, seat, name=f"Demo {n}")
+                await receiver.connect()
+                virtual.append(receiver)
+            await seed_demo(host)
+
+    async def shutdown(app: Litestar) -> None:
+        for receiver in virtual:
+            await receiver.disconnect()
+        virtual.clear()
+        await hub.stop()
+        host: Host | None = getattr(app.state, "host", None)
+        if host is not None:
+            await host.close()
+        while handlers:
+            handler = handlers.pop()
+            access_logger.removeHandler(handler)
+            handler.close()
+
+    app = create_app(
+        None,
+        extra_routes=[receiver_websocket(hub)],
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+    )
+    app.state.hub = hub
+    return app
+
+
+def run(
+    bind: str,
+    port: int,
+    data_dir: Path,
+    demo: bool,
+    server: str,
+    session_idle_seconds: float,
+    config: Config | None = None,
+) -> None:
+    app = make_app(data_dir, demo, session_idle_seconds, config)
+    if server == "granian":
+        from granian.constants import Interfaces
+        from granian.server.embed import Server as Granian
+
+        asyncio.run(Granian(app, address=bind, port=port, interface=Interfaces.ASGI).serve())
+        return
+    import uvicorn
+
+    uvicorn.run(
+        app,
+        host=bind,
+        port=port,
+        log_level="warning",
+        proxy_headers=False,
+        ws_max_size=1024 * 1024,
+    )

@@ -1,0 +1,142 @@
+// The console shell: hash routes, the login page, the live connection indicator.
+
+import { api, onUnauthorized } from "./api.js";
+import * as live from "./live.js";
+import { h, clear, fill, errorBox, showError, field, checkbox } from "./ui.js";
+import { renderOverview } from "./views/overview.js";
+import { renderPresets } from "./views/presets.js";
+import { renderAlerts } from "./views/alerts.js";
+import { renderReceivers } from "./views/receivers.js";
+import { renderSources } from "./views/sources.js";
+import { renderMedia } from "./views/media.js";
+import { renderWalls } from "./views/walls.js";
+import { renderLayouts } from "./views/layouts.js";
+import { renderSettings } from "./views/settings.js";
+
+const ROUTES = {
+  login: { title: "Log in", render: renderLogin, public: true },
+  overview: { title: "Overview", render: renderOverview },
+  presets: { title: "Presets", render: renderPresets },
+  alerts: { title: "Alerts and power", render: renderAlerts },
+  receivers: { title: "Receivers", render: renderReceivers },
+  sources: { title: "Sources", render: renderSources },
+  media: { title: "Media library", render: renderMedia },
+  walls: { title: "Walls, zones and mirror groups", render: renderWalls },
+  layouts: { title: "Control-room layouts", render: renderLayouts },
+  settings: { title: "Host settings", render: renderSettings },
+};
+
+const main = document.getElementById("main");
+const topbar = document.getElementById("topbar");
+let cleanup = null;
+
+export function parseHash(hash = location.hash) {
+  const raw = hash.replace(/^#\/?/, "");
+  const [name, q = ""] = raw.split("?");
+  return { name: name || "overview", params: new URLSearchParams(q) };
+}
+
+function goLogin() {
+  const current = location.hash || "#/overview";
+  if (parseHash(current).name === "login") return;
+  live.stop();
+  location.hash = `#/login?next=${encodeURIComponent(current)}`;
+}
+
+onUnauthorized(goLogin);
+
+function render() {
+  const { name, params } = parseHash();
+  const route = ROUTES[name] || ROUTES.overview;
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch (e) {
+      console.error(e);
+    }
+    cleanup = null;
+  }
+  clear(main);
+  document.title = `${route.title} · tilewall console`;
+  topbar.hidden = !!route.public;
+  document.body.classList.toggle("public", !!route.public);
+  for (const a of document.querySelectorAll("#nav a")) {
+    if (a.dataset.route === name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  if (route.public) live.stop();
+  else live.start();
+  cleanup = route.render(main, params) || null;
+}
+
+window.addEventListener("hashchange", render);
+
+document.getElementById("logout").addEventListener("click", async () => {
+  try {
+    await api("DELETE", "/session", { auth: false });
+  } catch {
+    /* logged out either way */
+  }
+  live.stop();
+  location.hash = "#/login";
+});
+
+document.getElementById("skip-link").addEventListener("click", () => main.focus());
+
+// live connection indicator in the top bar
+const conn = document.getElementById("conn");
+live.subscribe((state) => {
+  if (state.error && state.error.status !== 401) {
+    conn.textContent = "Host not answering";
+    conn.className = "conn bad";
+    conn.title = state.error.message;
+  } else {
+    conn.textContent = "Live";
+    conn.className = "conn ok";
+    conn.title = "Updated every second";
+  }
+});
+
+function renderLogin(root, params) {
+  const next = params.get("next") || "#/overview";
+  const user = h("input", { name: "user", autocomplete: "username", required: true, value: "admin" });
+  const password = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const keep = checkbox("Keep me logged in on this device");
+  const error = errorBox();
+  const submit = h("button", { type: "submit", class: "primary" }, "Log in");
+  const form = h(
+    "form",
+    { class: "login card", "aria-labelledby": "login-title" },
+    h("h1", { id: "login-title" }, h("span", { class: "brand" }, "tile", h("b", {}, "wall")), " console"),
+    h("p", { class: "muted" }, "Log in to see and switch every display."),
+    field("User name", user),
+    field("Password", password),
+    keep,
+    error,
+    h("div", { class: "row end" }, submit),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    showError(error, null);
+    try {
+      await api("POST", "/session", {
+        query: { keepLoggedIn: keep.input.checked },
+        json: { user: user.value.trim(), password: password.value },
+        auth: false,
+      });
+      const target = next.startsWith("#/") && !next.startsWith("#/login") ? next : "#/overview";
+      location.hash = target;
+    } catch (err) {
+      if (err.status === 401) err.message = "The user name or password is not right.";
+      showError(error, err);
+      password.select();
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  root.append(h("div", { class: "login-wrap" }, form));
+  (user.value ? password : user).focus();
+}
+
+render();

@@ -1,0 +1,339 @@
+// tilewall receiver: connects to the host, renders what it is told, follows the host clock.
+// Protocol: docs/protocol.md (version 1).
+
+import { render } from "./screen.js";
+import { chooseSeat } from "./seat.js";
+
+const VERSION = 1;
+const FIRMWARE = "tilewall-receiver/0.1.0";
+const STATE_KEY = "tilewall.lastState";
+const KEY_PREFIX = "tilewall.key.";
+const KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+const CLOSE_REPLACED = 4000;
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 10000;
+const CLOCK_SAMPLES = 16;
+const TICK_MS = 100;
+const STATUS_MS = 2000;
+const CLOCK_MS = 5000;
+
+const $ = (id) => document.getElementById(id);
+const query = new URLSearchParams(location.search);
+
+// --- identity -------------------------------------------------------------------------
+
+// One seat per tab (seat.js); the state of a seat other than the browser's first is kept
+// under its own name.
+const { seat, named, first } = await chooseSeat(query);
+const storeKey = named || !first ? `${STATE_KEY}.${seat}` : STATE_KEY;
+
+// The station key the host handed this screen when it was locked: shown in every hello,
+// so that no other device can take the station. The kiosk agent passes it in the
+// fragment (#key=...), which never goes over the network.
+const keyName = KEY_PREFIX + seat;
+function adoptFragmentKey() {
+  const given = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (given && KEY_PATTERN.test(given)) keepKey(given);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+function stationKey() {
+  try {
+    const key = localStorage.getItem(keyName);
+    return key && KEY_PATTERN.test(key) ? key : null;
+  } catch {
+    return null;
+  }
+}
+function keepKey(key) {
+  try {
+    if (key) localStorage.setItem(keyName, key);
+    else localStorage.removeItem(keyName);
+  } catch {}
+}
+adoptFragmentKey();
+
+// --- clock ----------------------------------------------------------------------------
+
+const localNow = () => performance.timeOrigin + performance.now();
+const clock = {
+  samples: [], // {rtt, offset}, newest last
+  offset: 0,
+  rtt: null,
+  add(t0, t1, t2, t3) {
+    const rtt = Math.max(t3 - t0 - (t2 - t1), 0);
+    const offset = (t1 - t0 + (t2 - t3)) / 2;
+    this.samples.push({ rtt, offset });
+    if (this.samples.length > CLOCK_SAMPLES) this.samples.shift();
+    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+    this.offset = best.offset;
+    this.rtt = best.rtt;
+  },
+  roughly(hostMs) {
+    if (!this.samples.length) this.offset = hostMs - localNow();
+  },
+};
+const hostNow = () => localNow() + clock.offset;
+
+// --- screen ---------------------------------------------------------------------------
+
+const screenEl = $("screen");
+let state = null;
+let rev = 0;
+let picture = null; // the picture (screen.js), made on the first description
+
+function layoutStage() {
+  if (picture) picture.layout();
+}
+
+const LEVELS = { GREEN_LEVEL: "green", ORANGE_LEVEL: "orange", RED_LEVEL: "red" };
+
+function applyOverlays(o) {
+  const alert = $("alert");
+  if (o.alert && o.alert.untilMs > hostNow()) {
+    alert.textContent = o.alert.message;
+    alert.className = `overlay alert ${LEVELS[o.alert.level] || "red"}`;
+    alert.hidden = false;
+  } else {
+    alert.hidden = true;
+  }
+  const id = $("display-id");
+  id.hidden = !o.displayId;
+  id.textContent = o.displayId ? String(o.displayId.displayId) : "";
+  $("dpms").hidden = !o.dpmsOff;
+}
+
+function apply(next, nextRev) {
+  state = next;
+  rev = nextRev;
+  try {
+    localStorage.setItem(storeKey, JSON.stringify({ rev, state }));
+  } catch {}
+  if (!picture) {
+    screenEl.replaceChildren();
+    picture = render(screenEl, null, hostNow);
+    picture.stage.id = "stage";
+  }
+  picture.update(next);
+  applyOverlays(next.overlays);
+  tick();
+}
+
+function tick() {
+  if (!state) return;
+  const now = hostNow();
+  if (picture) picture.tick();
+  if (state.overlays && state.overlays.alert && !$("alert").hidden && state.overlays.alert.untilMs <= now) {
+    $("alert").hidden = true;
+  }
+}
+
+/** What is shown, read together with the host instant it is read at (for sync checks). */
+function sample() {
+  if (picture) return picture.sample();
+  return { showing: "nothing", item: null, positionMs: null, expectedMs: null, playing: false, hostMs: hostNow() };
+}
+
+// --- connection -----------------------------------------------------------------------
+
+let socket = null;
+let backoff = BACKOFF_MIN_MS;
+let connected = false;
+let timers = [];
+let lastRx = 0;
+let silentAfterMs = 5000; // no message for this long: the link is dead, reconnect
+let replaced = false; // another connection took the seat: no reconnecting by itself
+let refused = null; // why the host gives this screen nothing (another device has the station)
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: VERSION, ...message }));
+}
+
+function syncClock() {
+  send({ type: "time", t0: localNow() });
+}
+
+function reportStatus() {
+  const s = sample();
+  send({
+    type: "status",
+    rev,
+    showing: String(s.showing).slice(0, 256),
+    item: s.item == null ? null : String(s.item).slice(0, 256),
+    positionMs: Number.isFinite(s.positionMs) ? s.positionMs : null,
+    hostMs: s.hostMs,
+    playing: !!s.playing,
+    offsetMs: clock.offset,
+    rttMs: clock.rtt,
+  });
+}
+
+// The page renders a stage of any size and scales it to the window, so besides the
+// screen's own size it offers the usual display modes (landscape and portrait).
+const MODES = [
+  [3840, 2160], [2560, 1440], [1920, 1200], [1920, 1080], [1680, 1050], [1600, 900],
+  [1366, 768], [1280, 1024], [1280, 800], [1280, 720], [1024, 768], [800, 600],
+  [2160, 3840], [1440, 2560], [1200, 1920], [1080, 1920], [720, 1280],
+];
+
+function resolutions(own) {
+  const seen = new Set();
+  const list = [];
+  for (const [width, height] of [[own.width, own.height], ...MODES]) {
+    const key = `${width}x${height}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      list.push({ width, height });
+    }
+  }
+  return list;
+}
+
+function hello() {
+  const dpr = devicePixelRatio || 1;
+  const screenSize = { width: Math.max(1, Math.round(screen.width * dpr)), height: Math.max(1, Math.round(screen.height * dpr)) };
+  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: resolutions(screenSize), model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
+  const name = query.get("name");
+  if (name) message.name = name.slice(0, 256);
+  const key = stationKey();
+  if (key) message.key = key;
+  send(message);
+}
+
+function onMessage(event) {
+  lastRx = localNow();
+  let m;
+  try {
+    m = JSON.parse(event.data);
+  } catch {
+    return;
+  }
+  if (!m || m.v !== VERSION) return;
+  switch (m.type) {
+    case "welcome":
+      connected = true;
+      document.body.classList.remove("offline");
+      backoff = BACKOFF_MIN_MS;
+      clock.roughly(m.hostMs);
+      silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
+      refused = m.refused || null;
+      notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Unlock and lock it again from the console to make this screen the station.` : null);
+      for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
+      apply(m.state, m.rev);
+      send({ type: "ack", rev: m.rev });
+      break;
+    case "state":
+      apply(m.state, m.rev);
+      send({ type: "ack", rev: m.rev });
+      break;
+    case "time":
+      clock.add(m.t0, m.t1, m.t2, localNow());
+      break;
+    case "ping":
+      send({ type: "pong", id: m.id });
+      break;
+    case "reset":
+      if (picture) picture.reset();
+      if (state) apply(state, rev);
+      break;
+    case "reload":
+      location.reload();
+      break;
+    case "key":
+      keepKey(m.key);
+      break;
+  }
+}
+
+/** A message over the picture (null: none). */
+function notice(text) {
+  const el = $("notice");
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+/** A newer connection for this seat replaced this page: say so and stay replaced; a
+ * reload takes the seat back. */
+function onReplaced() {
+  replaced = true;
+  connected = false;
+  for (const t of timers) clearTimeout(t);
+  timers = [];
+  document.body.classList.add("offline");
+  notice(`Another screen connected as station ${seat} and took it over. Reload this page to take it back.`);
+}
+
+function scheduleReconnect() {
+  connected = false;
+  for (const t of timers) clearTimeout(t);
+  timers = [];
+  document.body.classList.add("offline");
+  const delay = backoff * (0.8 + Math.random() * 0.4);
+  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  setTimeout(connect, delay);
+}
+
+/** Give up on the current socket at once (a dead link may take long to report close). */
+function drop() {
+  const old = socket;
+  old.onclose = old.onerror = old.onmessage = null;
+  try {
+    old.close();
+  } catch {}
+  scheduleReconnect();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/receiver/ws`);
+  socket.onopen = hello;
+  socket.onmessage = onMessage;
+  socket.onclose = (event) => (event.code === CLOSE_REPLACED ? onReplaced() : scheduleReconnect());
+  socket.onerror = drop;
+}
+
+// --- start ----------------------------------------------------------------------------
+
+try {
+  const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+  if (saved && saved.state) apply(saved.state, saved.rev || 0);
+} catch {}
+
+// Keeps the page and its images for starts while the host is away (secure contexts only).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
+
+addEventListener("resize", layoutStage);
+setInterval(tick, TICK_MS);
+setInterval(() => connected && reportStatus(), STATUS_MS);
+setInterval(() => connected && syncClock(), CLOCK_MS);
+setInterval(() => {
+  if (connected && localNow() - lastRx > silentAfterMs) drop();
+}, 1000);
+connect();
+
+window.tilewall = {
+  seatId: seat,
+  firmware: FIRMWARE,
+  get connected() {
+    return connected;
+  },
+  get replaced() {
+    return replaced;
+  },
+  get refused() {
+    return refused;
+  },
+  get rev() {
+    return rev;
+  },
+  get state() {
+    return state;
+  },
+  get offsetMs() {
+    return clock.offset;
+  },
+  get rttMs() {
+    return clock.rtt;
+  },
+  hostNow,
+  sample,
+};

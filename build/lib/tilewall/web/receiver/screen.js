@@ -1,0 +1,159 @@
+// A receiver's picture, drawn into any element: the receiver page fills the window with
+// it, the operator console draws it scaled down into a tile. Overlays (alert, display
+// id, power) are the page's own and not drawn here.
+//
+// render(container, description, clock, options) -> screen
+//   description: the render state of docs/protocol.md (or null: nothing yet)
+//   clock: () => host time in ms now
+//   options: {muted}: play everything muted (tiles are muted anyway)
+// screen: {stage, update(description), tick(), sample(), layout(), reset(), destroy()}
+
+import { render as renderSource } from "./sources.js";
+
+function element(tag, className) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  return el;
+}
+
+function text(tag, className, value) {
+  const el = element(tag, className);
+  el.textContent = value;
+  return el;
+}
+
+function card(className, lines) {
+  const el = element("div", `card ${className}`);
+  for (const [cls, value] of lines) if (value) el.appendChild(text("div", cls, value));
+  return el;
+}
+
+function sceneKey(s) {
+  const content = s.content;
+  return JSON.stringify([s.role, s.pairing, s.tile, s.displayId, s.hostName, content && content.welcome, content && content.source]);
+}
+
+/** Draw `description` into `container`, scaled to fill it. */
+export function render(container, description, clock, options = {}) {
+  const stage = element("div", "tw-screen");
+  const view = element("div", "view");
+  stage.appendChild(view);
+  container.appendChild(stage);
+  let state = null;
+  let scene = null; // {key, renderer, tile, box, showing}
+
+  function stageSize() {
+    const r = state && state.resolution;
+    return r ? { w: r.width, h: r.height } : { w: container.clientWidth || 1, h: container.clientHeight || 1 };
+  }
+
+  function placeTile(box, tile) {
+    const { w, h } = stageSize();
+    const { crop, zoneBox } = tile;
+    const sx = w / crop.width;
+    const sy = h / crop.height;
+    box.style.width = `${zoneBox.width * sx}px`;
+    box.style.height = `${zoneBox.height * sy}px`;
+    box.style.transform =
+      `translate(${w / 2}px, ${h / 2}px) rotate(${-crop.rotationDegrees}deg) ` +
+      `translate(${-(crop.x + crop.width / 2) * sx}px, ${-(crop.y + crop.height / 2) * sy}px)`;
+  }
+
+  /** Size the stage to the description's resolution and scale it to the container. */
+  function layout() {
+    const { w, h } = stageSize();
+    stage.style.width = `${w}px`;
+    stage.style.height = `${h}px`;
+    stage.style.transform = `scale(${(container.clientWidth || w) / w}, ${(container.clientHeight || h) / h})`;
+    if (scene && scene.tile) placeTile(scene.box, scene.tile);
+  }
+
+  function build(s) {
+    const key = sceneKey(s);
+    const content = s.content;
+    if (scene && scene.key === key) return;
+    if (scene && scene.renderer) scene.renderer.destroy();
+    view.replaceChildren();
+    scene = { key, renderer: null, tile: null, box: null, showing: s.role };
+    if (s.role === "pairing") {
+      const p = s.pairing;
+      view.appendChild(
+        card("pairing", [
+          ["title", p.stationName],
+          ["line", `Connect this screen on ${p.hostName} (${p.hostAddress})`],
+          ["small", `station ${p.seatId}${p.ip ? " · " + p.ip : ""}`],
+        ]),
+      );
+      return;
+    }
+    if (s.role === "inactive" || !content) {
+      view.appendChild(card("inactive", [["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
+      return;
+    }
+    let host = view;
+    if (s.role === "tile" && s.tile) {
+      const box = element("div", "tilebox");
+      view.appendChild(box);
+      scene.tile = s.tile;
+      scene.box = box;
+      placeTile(box, s.tile);
+      host = box;
+    }
+    if (content.welcome) {
+      scene.showing = "welcome";
+      host.appendChild(card("welcome", [["title", "tilewall"], ["line", s.hostName], ["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
+      return;
+    }
+    if (!content.source) {
+      scene.showing = "stopped";
+      return;
+    }
+    scene.showing = content.source.type;
+    scene.renderer = renderSource(content.source, { timeline: content.timeline, muted: !!options.muted || s.role === "tile" });
+    host.appendChild(scene.renderer.el);
+  }
+
+  function tick() {
+    if (scene && scene.renderer) scene.renderer.tick(clock());
+  }
+
+  const screen = {
+    stage,
+    get state() {
+      return state;
+    },
+    get showing() {
+      return scene ? scene.showing : "nothing";
+    },
+    update(next) {
+      state = next;
+      if (!next) return;
+      layout();
+      build(next);
+      if (scene.renderer && next.content) scene.renderer.setTimeline(next.content.timeline);
+      tick();
+    },
+    tick,
+    layout,
+    /** What is shown, read together with the host instant it is read at. */
+    sample() {
+      const hostMs = clock();
+      const base = { showing: screen.showing, item: null, positionMs: null, expectedMs: null, playing: false };
+      const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
+      return { ...s, hostMs };
+    },
+    /** Build the picture anew (a receiver's "reset"). */
+    reset() {
+      if (scene && scene.renderer) scene.renderer.destroy();
+      scene = null;
+      if (state) screen.update(state);
+    },
+    destroy() {
+      if (scene && scene.renderer) scene.renderer.destroy();
+      scene = null;
+      stage.remove();
+    },
+  };
+  screen.update(description);
+  return screen;
+}
