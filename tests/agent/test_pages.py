@@ -6,9 +6,19 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from tests.receivers.live import CHROMIUM, LiveHost, chromium, tw, wait_connected, wait_until
+from tests.receivers.live import (
+    ADMIN,
+    CHROMIUM,
+    PASSWORD,
+    LiveHost,
+    chromium,
+    tw,
+    wait_connected,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -128,3 +138,35 @@ def test_a_locked_page_keeps_its_key_and_a_twin_is_refused(host: LiveHost, brows
     finally:
         own.close()
         other.close()
+
+
+def test_the_console_shows_what_the_agent_did(
+    host: LiveHost, browser: Any, agents: Any, tmp_path: Any
+) -> None:
+    agents(
+        host,
+        "console-agent",
+        "--no-browser",
+        "--power-command",
+        "echo 'HDMI-CEC bus is busy' >&2; exit 1",
+        name="failing",
+    )
+    host.wait_station("console-agent", lambda d: bool(d.get("agent")), 20)
+    display_id = host.lock("console-agent")
+    host.ok("PUT", "/system/dpms/forceoff", json={"displayID": str(display_id)})
+    login = httpx.post(f"{host.url}/api/session", json={"user": ADMIN, "password": PASSWORD})
+    cookie = login.json()["session"]["value"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        context.add_cookies([{"name": "JSESSIONID", "value": cookie, "url": host.url}])
+        page = context.new_page()
+        page.goto(f"{host.url}/#/receivers")
+        row = page.locator("tr[data-seat-id='console-agent']")
+        failed = row.locator(".agent-power.failed")
+        failed.wait_for(timeout=10_000)
+        assert "Screen off failed" in failed.inner_text()
+        assert "HDMI-CEC bus is busy" in failed.inner_text()
+        assert "power: command" in row.inner_text()
+    finally:
+        context.close()
+        host.ok("PUT", "/system/dpms/forceon", json={"displayID": str(display_id)})
