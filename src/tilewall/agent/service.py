@@ -263,7 +263,9 @@ class Agent:
                     state=state, ok=False, method=self.power.method, message=str(error)[:1000]
                 )
                 await self._send(report)
-                return
+                if self._wanted == state:
+                    return  # tried again on the host's next word
+                continue
             self._applied = state
             log.info("screen switched %s by %s", state, self.power.method)
             await self._send(wire.Power(state=state, ok=True, method=self.power.method))

@@ -47,11 +47,11 @@ class ScreenPower(msgspec.Struct):
     message: str
 
 
-class DpmsStatus(msgspec.Struct):
+class DpmsStatus(msgspec.Struct, omit_defaults=True):
     allDisplaysOff: bool
     displaysOff: list[int]
-    #: the real screens switched by kiosk agents (a tilewall extension); displays without
-    #: an agent are blanked by their page only
+    #: the real screens switched by kiosk agents (a tilewall extension, left out when no
+    #: agent switches one); displays without an agent are blanked by their page only
     screens: list[ScreenPower] = []
 
 

@@ -153,11 +153,11 @@ class Agents:
         """The udev devices of a seat's agent (or those the station was given before)."""
         station = self._stations.station(seat_id)
         info = self.connected.get(station.seat_id)
-        if info is not None:
+        if info is not None and info.devices:
             return info.devices
         if station.usb_devices:
             return list(station.usb_devices)
-        raise NotFound(f"no devices found on seat {station.seat_id!r}: no agent is connected")
+        raise NotFound(f"no devices found on seat {station.seat_id!r}: no agent has reported any")
 
     def serial_port(self, seat_id: str) -> str:
         """The port of the seat's agent: as it said now, or when it was last connected."""

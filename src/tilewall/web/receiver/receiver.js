@@ -22,15 +22,15 @@ const query = new URLSearchParams(location.search);
 
 // --- identity -------------------------------------------------------------------------
 
-// One seat per tab (seat.js); the state of a seat other than the browser's first is kept
-// under its own name.
-const { seat, named, first } = await chooseSeat(query);
-const storeKey = named || !first ? `${STATE_KEY}.${seat}` : STATE_KEY;
+// One seat per tab (seat.js), chosen when the page starts; the state of a seat other
+// than the browser's first is kept under its own name.
+let seat = null;
+let storeKey = STATE_KEY;
+let keyName = null;
 
 // The station key the host handed this screen when it was locked: shown in every hello,
 // so that no other device can take the station. The kiosk agent passes it in the
 // fragment (#key=...), which never goes over the network.
-const keyName = KEY_PREFIX + seat;
 function adoptFragmentKey() {
   const given = new URLSearchParams(location.hash.slice(1)).get("key");
   if (given && KEY_PATTERN.test(given)) keepKey(given);
@@ -50,7 +50,6 @@ function keepKey(key) {
     else localStorage.removeItem(keyName);
   } catch {}
 }
-adoptFragmentKey();
 
 // --- clock ----------------------------------------------------------------------------
 
@@ -293,25 +292,35 @@ function connect() {
 
 // --- start ----------------------------------------------------------------------------
 
-try {
-  const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
-  if (saved && saved.state) apply(saved.state, saved.rev || 0);
-} catch {}
+async function start() {
+  const chosen = await chooseSeat(query);
+  seat = chosen.seat;
+  storeKey = chosen.named || !chosen.first ? `${STATE_KEY}.${seat}` : STATE_KEY;
+  keyName = KEY_PREFIX + seat;
+  adoptFragmentKey();
+  try {
+    const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+    if (saved && saved.state) apply(saved.state, saved.rev || 0);
+  } catch {}
 
-// Keeps the page and its images for starts while the host is away (secure contexts only).
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
+  // Keeps the page and its images for starts while the host is away (secure contexts only).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
 
-addEventListener("resize", layoutStage);
-setInterval(tick, TICK_MS);
-setInterval(() => connected && reportStatus(), STATUS_MS);
-setInterval(() => connected && syncClock(), CLOCK_MS);
-setInterval(() => {
-  if (connected && localNow() - lastRx > silentAfterMs) drop();
-}, 1000);
-connect();
+  addEventListener("resize", layoutStage);
+  setInterval(tick, TICK_MS);
+  setInterval(() => connected && reportStatus(), STATUS_MS);
+  setInterval(() => connected && syncClock(), CLOCK_MS);
+  setInterval(() => {
+    if (connected && localNow() - lastRx > silentAfterMs) drop();
+  }, 1000);
+  connect();
+}
+start();
 
 window.tilewall = {
-  seatId: seat,
+  get seatId() {
+    return seat;
+  },
   firmware: FIRMWARE,
   get connected() {
     return connected;
