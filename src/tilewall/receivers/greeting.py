@@ -1,6 +1,6 @@
 """What the hub does with a ``hello``: tell the host what the connection said (a page's
-screen, an agent's means), show an impostor the pairing screen, and log a seat whose
-connection is replaced once while it flaps, not at every flap."""
+screen, an agent's means), refuse an impostor (the pairing screen and nothing else), and
+log a seat whose connection is replaced once while it flaps, not at every flap."""
 
 import logging
 from collections.abc import Callable
@@ -43,13 +43,23 @@ async def record(port: HostPort, stations: StationPort, ip: str, hello: p.Hello)
     )
 
 
-def pairing(host: HostInfo, seat: str, ip: str) -> RenderState:
-    """The pairing screen for a connection that is given nothing of the station."""
-    return RenderState(
-        role="pairing",
-        host_name=host.name,
-        pairing=Pairing(host.name, host.address, seat, seat, ip),
-    )
+REFUSED = "this station is locked to another device"
+
+
+def refuse(session: Session, seat: str, host: HostInfo) -> RenderState:
+    """A connection without the key of a station bound to another device: it stays
+    connected, is logged (once), sees the pairing screen, and takes nothing over."""
+    first = not session.impostor
+    session.seat_id, session.impostor = seat, True
+    if first:
+        log.warning(
+            "receiver %s: refused, station %s is locked to another device "
+            "(no valid station key); it takes nothing over",
+            session.who,
+            seat,
+        )
+    pairing = Pairing(host.name, host.address, seat, seat, session.ip)
+    return RenderState(role="pairing", host_name=host.name, pairing=pairing)
 
 
 class Replacements:

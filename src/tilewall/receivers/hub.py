@@ -213,18 +213,18 @@ class Hub:
         if not self._admit(session, now):
             return
         if isinstance(data, bytes):
-            self._drop(session, "binary frame")
+            session.drop("binary frame")
             return
         agent = session.role == "agent"
         limit = self.limits.max_agent_frame_bytes if agent else self.limits.max_frame_bytes
         if len(data) > limit:
-            self._drop(session, f"oversized frame ({len(data)} characters)")
+            session.drop(f"oversized frame ({len(data)} characters)")
             return
         try:
             decoder = pa.agent_decoder if agent else p.receiver_decoder
             message: p.ReceiverMessage | pa.AgentMessage = decoder.decode(data)
         except msgspec.DecodeError as error:
-            self._drop(session, f"malformed message: {str(error)[:120]}")
+            session.drop(f"malformed message: {str(error)[:120]}")
             return
         try:
             await self._handle(session, message)
@@ -237,7 +237,7 @@ class Hub:
         if isinstance(message, p.Hello):
             await self._hello(session, message)
         elif session.seat_id is None:
-            self._drop(session, f"{type(message).__name__.lower()} before hello")
+            session.drop(f"{type(message).__name__.lower()} before hello")
         elif isinstance(message, p.TimeRequest):
             t1 = self.port.now_ms()
             self._send(session, p.TimeReply(message.t0, t1, self.port.now_ms()))
@@ -254,14 +254,15 @@ class Hub:
     async def _hello(self, session: Session, hello: p.Hello) -> None:
         seat = hello.seat_id
         if session.seat_id is not None and (session.seat_id != seat or session.role != hello.role):
-            self._drop(session, f"hello as {seat!r} on a connection of {session.who}")
+            session.drop(f"hello as {seat!r} on a connection of {session.who}")
             return
         if hello.role == "page" and hello.screen is None:
-            self._drop(session, "hello of a page without its screen")
+            session.drop("hello of a page without its screen")
             return
         session.role = hello.role
         if not session.trusted and not await self.stations.admit(seat, hello.key):
-            await self._refuse(session, seat)
+            state = greeting.refuse(session, seat, self.port.host_info())
+            self._welcome(session, seat, state, greeting.REFUSED)
             return
         mine = self.agents.by_seat if hello.role == "agent" else self._by_seat
         previous = mine.get(seat)
@@ -295,21 +296,6 @@ class Hub:
                 refused=refused,
             ),
         )
-
-    async def _refuse(self, session: Session, seat: str) -> None:
-        """A connection without the key of a station bound to another device: it stays
-        connected, sees the pairing screen, and takes nothing over."""
-        first = not session.impostor
-        session.seat_id, session.impostor = seat, True
-        if first:
-            log.warning(
-                "receiver %s: refused, station %s is locked to another device "
-                "(no valid station key); it takes nothing over",
-                session.who,
-                seat,
-            )
-        state = greeting.pairing(self.port.host_info(), seat, session.ip)
-        self._welcome(session, seat, state, "this station is locked to another device")
 
     # --- push on change -------------------------------------------------------------------
 
@@ -398,9 +384,6 @@ class Hub:
         if close:
             self._close_later(session, CLOSE_POLICY)
         return admitted
-
-    def _drop(self, session: Session, reason: str) -> None:
-        session.drop(reason)
 
 
 def _safely(call: Callable[..., None], *args: object) -> None:
