@@ -1,1 +1,0 @@
-"""Sources, their catalogue of types, the media library and control-room layouts."""

@@ -1,1 +1,0 @@
-"""Stations and displays, video walls, zones and mirror groups."""

@@ -1,1 +1,0 @@
-"""The receiver hub: WebSocket connections to the receivers that render the displays."""
