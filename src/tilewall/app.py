@@ -44,6 +44,7 @@ from tilewall.api import (
 from tilewall.api.auth import COOKIE, require_session
 from tilewall.api.common import provide_host
 from tilewall.api.errors import HANDLERS
+from tilewall.api.headers import security_headers
 from tilewall.host.host import Host
 from tilewall.receivers.media import media_file
 
@@ -153,7 +154,7 @@ def create_app(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log],
+        middleware=[access_log, security_headers],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,

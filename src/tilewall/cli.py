@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from tilewall import __version__
+from tilewall import __version__, tls
 from tilewall.config import Config, ConfigError
 from tilewall.host.errors import HostError
 from tilewall.host.system import licensing
@@ -60,6 +60,24 @@ def main() -> None:
     "(postgresql://USER:PASSWORD@HOST:PORT/DATABASE). Also TILEWALL_DATABASE. "
     "Default: SQLite in the data directory.",
 )
+@click.option(
+    "--tls-cert",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar=tls.CERT_ENV,
+    help=f"Serve HTTPS with this PEM certificate (chain). Also {tls.CERT_ENV}.",
+)
+@click.option(
+    "--tls-key",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar=tls.KEY_ENV,
+    help=f"The private key of --tls-cert (PEM). Also {tls.KEY_ENV}.",
+)
+@click.option(
+    "--tls",
+    "tls_mode",
+    type=click.Choice(["self-signed"]),
+    help="Serve HTTPS with a self-signed certificate kept in DATA_DIR/tls/.",
+)
 def serve(
     bind: str,
     port: int,
@@ -69,6 +87,9 @@ def serve(
     session_idle_seconds: float,
     host_management: bool,
     database: str | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    tls_mode: str | None,
 ) -> None:
     """Serve the interface, the receivers and the console."""
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
@@ -84,7 +105,34 @@ def serve(
         sys.exit(2)
     if config.host_management:
         console.print("[bold]host management is on:[/] the host may change this machine")
-    run(bind, port, data_dir, demo, server, session_idle_seconds, config)
+    files = _tls_files(data_dir, tls_cert, tls_key, tls_mode)
+    run(bind, port, data_dir, demo, server, session_idle_seconds, config, files)
+
+
+def _tls_files(
+    data_dir: Path, cert: Path | None, key: Path | None, mode: str | None
+) -> tls.TlsFiles | None:
+    """The certificate and key to serve HTTPS with, checked; None for plain HTTP."""
+    if mode is not None and (cert or key):
+        raise click.UsageError("give --tls self-signed or --tls-cert/--tls-key, not both")
+    if (cert is None) != (key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
+    try:
+        if mode == "self-signed":
+            data_dir.mkdir(parents=True, exist_ok=True)
+            files, made = tls.self_signed(data_dir)
+            state = "made" if made else "kept"
+            console.print(f"self-signed certificate {files.cert} ({state})")
+        elif cert is not None and key is not None:
+            files = tls.check(tls.TlsFiles(cert.resolve(), key.resolve()))
+        else:
+            return None
+        console.print(f"TLS certificate SHA-256 fingerprint: {files.fingerprint}")
+        console.print(f"TLS public key SHA-256 (SPKI, base64): {files.spki}")
+    except tls.TlsError as error:
+        console.print(f"[red]{error}[/]")
+        sys.exit(2)
+    return files
 
 
 @main.group()

@@ -23,6 +23,7 @@ from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
 from tilewall.store import open_store
+from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
 console = Console(stderr=True)
@@ -201,13 +202,23 @@ def run(
     server: str,
     session_idle_seconds: float,
     config: Config | None = None,
+    tls: TlsFiles | None = None,
 ) -> None:
+    """Serve on ``bind``:``port``; HTTPS (and WSS) with ``tls``, else plain HTTP."""
     app = make_app(data_dir, demo, session_idle_seconds, config)
     if server == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian
 
-        asyncio.run(Granian(app, address=bind, port=port, interface=Interfaces.ASGI).serve())
+        granian = Granian(
+            app,
+            address=bind,
+            port=port,
+            interface=Interfaces.ASGI,
+            ssl_cert=tls.cert if tls else None,
+            ssl_key=tls.key if tls else None,
+        )
+        asyncio.run(granian.serve())
         return
     import uvicorn
 
@@ -218,4 +229,6 @@ def run(
         log_level="warning",
         proxy_headers=False,
         ws_max_size=1024 * 1024,
+        ssl_certfile=tls.cert if tls else None,
+        ssl_keyfile=tls.key if tls else None,
     )

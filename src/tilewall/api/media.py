@@ -2,14 +2,16 @@
 
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 from litestar import Request, delete, get, put
-from litestar.response import File
+from litestar.response import Stream
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
 from tilewall.host.content.media import MediaFile, from_url_path
 from tilewall.host.host import Host
+from tilewall.receivers.media import file_response
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
@@ -66,20 +68,22 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     "/media/{name:path}",
     tags=TAGS,
     summary="Download a media file",
-    responses=errors(404),
+    responses=errors(404, 416),
     operation_class=Extension,
     media_type="application/octet-stream",
 )
-async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> File:
+async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> Stream:
+    """The file, or the byte range its ``Range`` header asks for (206), as ``/media/``."""
     name = from_url_path(
         request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
     )
     media = host.media
     canonical = media.require_file(name)
-    return File(
+    filename = quote(canonical.rsplit("/", 1)[-1])
+    return file_response(
         media.path(canonical),
-        filename=canonical.rsplit("/", 1)[-1],
-        content_disposition_type="inline",
+        request.headers.get("range", ""),
+        {"Content-Disposition": f"inline; filename*=UTF-8''{filename}"},
     )
 
 

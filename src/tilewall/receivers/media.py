@@ -1,15 +1,20 @@
 """Media files for receivers at /media/<name>, with byte ranges so videos can seek.
 
 Receivers hold no session; media shown on screens is not secret, but every name is
-still confined to the media library."""
+still confined to the media library. Every file is sent with
+``X-Content-Type-Options: nosniff`` (a browser takes its type from its name, never from
+its bytes), and a file a browser could run as a document (SVG, and anything that is not
+a raster image, a video or audio) with ``Content-Security-Policy: sandbox``: opened
+directly it runs no script and reaches no session."""
 
 import mimetypes
 import re
 from collections.abc import AsyncIterator
+from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from litestar import Request, Response, get
+from litestar import Request, get
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
@@ -54,20 +59,34 @@ async def _read(path: Path, start: int, length: int) -> AsyncIterator[bytes]:
             yield chunk
 
 
-@get("/media/{name:path}", include_in_schema=False, name="receiver-media")
-async def media_file(
-    request: Request[Any, Any, Any], host: Host, name: str
-) -> Response[bytes] | Stream:
-    name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
-    library = host.media
-    try:
-        path = library.path(library.require_file(name))
-    except HostError as exc:
-        raise HTTPException(status_code=404, detail=str(exc)) from exc
-    size = path.stat().st_size
+_PASSIVE = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "video/", "audio/")
+
+
+def media_headers(kind: str) -> dict[str, str]:
+    """The safety headers of a file of MIME type ``kind``."""
+    headers = {"X-Content-Type-Options": "nosniff"}
+    if not kind.startswith(_PASSIVE):
+        headers["Content-Security-Policy"] = "sandbox"
+    return headers
+
+
+def file_response(
+    path: Path,
+    range_header: str,
+    headers: dict[str, str] | None = None,
+) -> Stream:
+    """``path`` whole, or the single byte range ``range_header`` asks for (206; 416 when
+    it lies past the end), with :func:`media_headers`."""
+    stat = path.stat()
+    size = stat.st_size
     kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    headers = {"Accept-Ranges": "bytes", "Cache-Control": "public, max-age=60"}
-    wanted = _byte_range(request.headers.get("range", ""), size)
+    headers = {
+        "Accept-Ranges": "bytes",
+        "Last-Modified": formatdate(stat.st_mtime, usegmt=True),
+        **(headers or {}),
+        **media_headers(kind),
+    }
+    wanted = _byte_range(range_header, size)
     if wanted is None:
         return Stream(
             _read(path, 0, size), media_type=kind, headers={**headers, "Content-Length": str(size)}
@@ -82,4 +101,17 @@ async def media_file(
             "Content-Range": f"bytes {start}-{end}/{size}",
             "Content-Length": str(end - start + 1),
         },
+    )
+
+
+@get("/media/{name:path}", include_in_schema=False, name="receiver-media")
+async def media_file(request: Request[Any, Any, Any], host: Host, name: str) -> Stream:
+    name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
+    library = host.media
+    try:
+        path = library.path(library.require_file(name))
+    except HostError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from exc
+    return file_response(
+        path, request.headers.get("range", ""), {"Cache-Control": "public, max-age=60"}
     )
