@@ -154,7 +154,8 @@ def create_app(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log, security_headers],
+        middleware=[access_log],
+        before_send=[security_headers],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ class Served:
                 self.env.pop(name, None)
         self.command = command or [sys.executable, "-c", "from tilewall.cli import main; main()"]
         self.proc: subprocess.Popen[bytes] | None = None
-        self._output = tempfile.TemporaryFile()
+        self.log_path = data_dir.parent / f"serve-{self.port}.log"
         self.scheme = "https" if any(a.startswith("--tls") for a in self.args) else "http"
 
     @property
@@ -63,26 +62,29 @@ class Served:
         return f"{self.origin}/api"
 
     def output(self) -> str:
-        self._output.seek(0)
-        return self._output.read().decode(errors="replace")
+        if not self.log_path.exists():
+            return ""
+        return self.log_path.read_bytes().decode(errors="replace")
 
     def start(self, timeout: float = 60.0, verify: Any = False) -> Served:
-        self.proc = subprocess.Popen(
-            [
-                *self.command,
-                "serve",
-                "--host",
-                self.bind,
-                "--port",
-                str(self.port),
-                "--data-dir",
-                str(self.data_dir),
-                *self.args,
-            ],
-            env=self.env,
-            stdout=self._output,
-            stderr=subprocess.STDOUT,
-        )
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [
+                    *self.command,
+                    "serve",
+                    "--host",
+                    self.bind,
+                    "--port",
+                    str(self.port),
+                    "--data-dir",
+                    str(self.data_dir),
+                    *self.args,
+                ],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

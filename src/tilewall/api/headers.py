@@ -15,7 +15,7 @@ origins' scripts the interface.
 """
 
 from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Message, Scope
 
 CONSOLE_POLICY = "; ".join(
     [
@@ -77,28 +77,17 @@ def headers_for(path: str) -> list[tuple[bytes, bytes]]:
     return COMMON
 
 
-def security_headers(app: ASGIApp) -> ASGIApp:
-    """Adds :func:`headers_for` to every HTTP answer (keeping any the handler set, such as
-    a media file's own policy) and drops CORS grants."""
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
-        extra = headers_for(scope["path"])
-
-        async def send_wrapper(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [
-                    (name, value)
-                    for name, value in message.get("headers", [])
-                    if not name.lower().startswith(b"access-control-allow-")
-                ]
-                present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in extra if name not in present]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await app(scope, receive, send_wrapper)
-
-    return middleware
+async def security_headers(message: Message, scope: Scope) -> None:
+    """A ``before_send`` hook (so it also sees answers no route handled): adds
+    :func:`headers_for` to every HTTP answer, keeping any the handler set (such as a
+    media file's own policy), and drops CORS grants."""
+    if scope["type"] != ScopeType.HTTP or message["type"] != "http.response.start":
+        return
+    headers = [
+        (name, value)
+        for name, value in message.get("headers", [])
+        if not name.lower().startswith(b"access-control-allow-")
+    ]
+    present = {name.lower() for name, _ in headers}
+    headers += [(name, value) for name, value in headers_for(scope["path"]) if name not in present]
+    message["headers"] = headers

@@ -7,16 +7,22 @@ its bytes), and a file a browser could run as a document (SVG, and anything that
 a raster image, a video or audio) with ``Content-Security-Policy: sandbox``: opened
 directly it runs no script and reaches no session."""
 
+from __future__ import annotations
+
 import mimetypes
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from litestar import Request, get
+from litestar import Litestar, MediaType, Request, get
+from litestar.background_tasks import BackgroundTask, BackgroundTasks
+from litestar.datastructures import Cookie
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
+from litestar.response.base import ASGIResponse
+from litestar.types import TypeEncodersMap
 
 from tilewall.host.content.media import from_url_path
 from tilewall.host.errors import HostError
@@ -70,11 +76,43 @@ def media_headers(kind: str) -> dict[str, str]:
     return headers
 
 
+class MediaStream(Stream):
+    """A stream whose own media type wins over its route's (Litestar lets the route's win
+    for streams, and a download route documents ``application/octet-stream``)."""
+
+    def to_asgi_response(
+        self,
+        app: Litestar | None,
+        request: Request[Any, Any, Any],
+        *,
+        background: BackgroundTask | BackgroundTasks | None = None,
+        cookies: Iterable[Cookie] | None = None,
+        encoded_headers: Iterable[tuple[bytes, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
+        is_head_response: bool = False,
+        media_type: MediaType | str | None = None,
+        status_code: int | None = None,
+        type_encoders: TypeEncodersMap | None = None,
+    ) -> ASGIResponse:
+        return super().to_asgi_response(
+            app,
+            request,
+            background=background,
+            cookies=cookies,
+            encoded_headers=encoded_headers,
+            headers=headers,
+            is_head_response=is_head_response,
+            media_type=self.media_type or media_type,
+            status_code=status_code,
+            type_encoders=type_encoders,
+        )
+
+
 def file_response(
     path: Path,
     range_header: str,
     headers: dict[str, str] | None = None,
-) -> Stream:
+) -> MediaStream:
     """``path`` whole, or the single byte range ``range_header`` asks for (206; 416 when
     it lies past the end), with :func:`media_headers`."""
     stat = path.stat()
@@ -88,11 +126,11 @@ def file_response(
     }
     wanted = _byte_range(range_header, size)
     if wanted is None:
-        return Stream(
+        return MediaStream(
             _read(path, 0, size), media_type=kind, headers={**headers, "Content-Length": str(size)}
         )
     start, end = wanted
-    return Stream(
+    return MediaStream(
         _read(path, start, end - start + 1),
         status_code=206,
         media_type=kind,
