@@ -122,13 +122,13 @@ def _tls_files(
             data_dir.mkdir(parents=True, exist_ok=True)
             files, made = tls.self_signed(data_dir)
             state = "made" if made else "kept"
-            console.print(f"self-signed certificate {files.cert} ({state})")
+            click.echo(f"self-signed certificate {files.cert} ({state})", err=True)
         elif cert is not None and key is not None:
             files = tls.check(tls.TlsFiles(cert.resolve(), key.resolve()))
         else:
             return None
-        console.print(f"TLS certificate SHA-256 fingerprint: {files.fingerprint}")
-        console.print(f"TLS public key SHA-256 (SPKI, base64): {files.spki}")
+        click.echo(f"TLS certificate SHA-256 fingerprint: {files.fingerprint}", err=True)
+        click.echo(f"TLS public key SHA-256 (SPKI, base64): {files.spki}", err=True)
     except tls.TlsError as error:
         console.print(f"[red]{error}[/]")
         sys.exit(2)
