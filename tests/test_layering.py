@@ -25,9 +25,10 @@ ALLOWED: dict[str, set[str]] = {
     "commands": {"client"},
     "agent": {"client"},
     "config": {"host"},
-    "app": {"api", "host", "receivers"},
+    "app": {"api", "host", "receivers", "metrics"},
+    "metrics": {"api", "host"},
     "demo": {"host"},
-    "server": {"app", "config", "host", "platform", "receivers", "store", "demo", "tls"},
+    "server": {"app", "config", "host", "platform", "receivers", "store", "demo", "tls", "metrics"},
     "cli": {"config", "host", "server", "commands", "client", "agent", "tls", "backup"},
     "tls": set(),
 }

@@ -46,6 +46,7 @@ from tilewall.api.common import provide_host
 from tilewall.api.errors import HANDLERS
 from tilewall.api.headers import security_headers
 from tilewall.host.host import Host
+from tilewall.metrics import Metrics, metrics_page
 from tilewall.receivers.media import media_file
 
 log = logging.getLogger("tilewall.access")
@@ -141,7 +142,8 @@ def create_app(
     for module in API_MODULES:
         handlers += module.ROUTES
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
-    routes: list[ControllerRouterHandler] = [api, media_file, *extra_routes]
+    metrics = Metrics()
+    routes: list[ControllerRouterHandler] = [api, media_file, metrics_page, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(
@@ -154,8 +156,8 @@ def create_app(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log],
-        before_send=[security_headers],
+        middleware=[access_log, metrics.middleware],
+        before_send=[security_headers, metrics.count],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,
@@ -182,4 +184,7 @@ def create_app(
         debug=False,
     )
     app.state.host = host
+    app.state.metrics = metrics
+    if host is not None:
+        metrics.attach(host)
     return app

@@ -17,6 +17,7 @@ from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
 from tilewall.host.ports import Clock, Persistence, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
+from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
@@ -159,6 +160,9 @@ def make_app(
             database=database,
         )
         app.state.host = host
+        metrics: Metrics = app.state.metrics
+        metrics.attach(host)
+        hub.push_observers.append(metrics.observe_fanout)
         bridge.attach(host, hub)
         await hub.start()
         await ensure_admin(host, data_dir)

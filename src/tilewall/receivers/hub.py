@@ -50,6 +50,8 @@ class Hub:
         self._changes = Changes()
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe: Callable[[], None] | None = None
+        #: told (seconds, receivers sent to) after each push of a change, for metrics
+        self.push_observers: list[Callable[[float, int], None]] = []
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -264,6 +266,8 @@ class Hub:
                 log.exception("receiver hub: push failed")
 
     def _push(self, every: bool, displays: set[int]) -> None:
+        started = time.perf_counter()
+        sent = 0
         stations = self.port.state.stations
         for seat, session in list(self._by_seat.items()):
             station = stations.get(seat)
@@ -280,6 +284,9 @@ class Hub:
             rev, new = self._revisions.record(seat, state)
             if new:
                 self._send(session, p.StateUpdate(rev=rev, state=state))
+                sent += 1
+        for observer in self.push_observers:
+            observer(time.perf_counter() - started, sent)
 
     # --- sending ------------------------------------------------------------------------
 
