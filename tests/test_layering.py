@@ -31,6 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "server": {"app", "config", "host", "platform", "receivers", "store", "demo", "tls", "metrics"},
     "cli": {"config", "host", "server", "commands", "client", "agent", "tls", "backup"},
     "tls": set(),
+    "backup": {"config", "store", "tls"},
 }
 
 #: libraries the host must not use: it reaches the world through its ports

@@ -198,6 +198,47 @@ def user_remove(name: str, data_dir: Path) -> None:
     console.print(f"user {name!r} removed")
 
 
+_database = click.option(
+    "--database",
+    metavar="URL",
+    envvar="TILEWALL_DATABASE",
+    help="The host's PostgreSQL database, as for serve. Also TILEWALL_DATABASE.",
+)
+
+
+@main.command("backup")
+@click.argument("archive", type=click.Path(path_type=Path, dir_okay=False))
+@_data_dir
+@_database
+def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
+    """Write a backup of the host in DATA_DIR to ARCHIVE (.tar.gz), also while it runs."""
+    from tilewall import backup
+
+    try:
+        manifest = backup.backup(data_dir.resolve(), archive, database or None)
+    except backup.BackupError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+    click.echo(f"backup {archive}: {len(manifest['files'])} files, format {manifest['version']}")
+
+
+@main.command("restore")
+@click.argument("archive", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@_data_dir
+@_database
+@click.option("--force", is_flag=True, help="Replace what a non-empty data directory holds.")
+def restore_command(archive: Path, data_dir: Path, database: str | None, force: bool) -> None:
+    """Make DATA_DIR (and --database) what ARCHIVE holds; the host must not be running."""
+    from tilewall import backup
+
+    try:
+        manifest = backup.restore(archive, data_dir.resolve(), database or None, force)
+    except backup.BackupError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+    click.echo(f"restored {archive} (made {manifest['created']}) into {data_dir}")
+
+
 @main.group("license")
 def license_group() -> None:
     """Make licence signing keys and issue activation codes."""
