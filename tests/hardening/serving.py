@@ -118,5 +118,6 @@ def logged_in(base: str, **kwargs: Any) -> httpx.Client:
     client = httpx.Client(base_url=base, timeout=15, **kwargs)
     response = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
     response.raise_for_status()
+    client.cookies.clear()
     client.cookies.set("JSESSIONID", response.json()["session"]["value"])
     return client
