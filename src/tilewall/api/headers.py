@@ -4,8 +4,9 @@ Every HTTP answer says ``X-Content-Type-Options: nosniff`` and
 ``Referrer-Policy: no-referrer``. The console and the receiver page get a
 Content-Security-Policy that allows only what each uses:
 
-- the console: its own scripts, styles, media previews and ``/api``; no inline code,
-  no frames, and it may not be framed (``frame-ancestors 'none'``);
+- the console: its own scripts and styles and ``/api``; no inline code; its live
+  previews show what displays show (media and web pages from any HTTP(S) address); it
+  may not be framed (``frame-ancestors 'none'``);
 - the receiver: its own scripts and styles; images, video and frames from anywhere over
   HTTP(S), since a Web Browser source shows any page in an iframe and a Network Streamer
   plays any URL; WebSockets to any host (the members of a host group).
@@ -22,14 +23,15 @@ CONSOLE_POLICY = "; ".join(
         "default-src 'none'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "media-src 'self' blob:",
+        # live previews show what displays show: media and web pages from anywhere
+        "img-src 'self' data: blob: http: https:",
+        "media-src 'self' blob: http: https:",
+        "frame-src http: https:",
         "connect-src 'self'",
         "font-src 'self'",
         "manifest-src 'self'",
         "base-uri 'none'",
         "form-action 'self'",
-        "frame-src 'none'",
         "object-src 'none'",
         "frame-ancestors 'none'",
     ]
