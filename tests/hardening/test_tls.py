@@ -171,3 +171,15 @@ def test_chromium_receiver_over_wss_and_console_over_https(tmp_path) -> None:
             finally:
                 browser.close()
         client.close()
+
+
+def test_granian_serves_https_as_well(tmp_path) -> None:
+    data_dir = tmp_path / "data"
+    with Served(data_dir, "--tls", "self-signed", "--server", "granian") as served:
+        cert = data_dir / "tls" / "self-signed.crt"
+        with httpx.Client(base_url=served.base, verify=str(cert), timeout=15) as client:
+            login = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
+            assert login.status_code == 200
+            assert "Secure" in login.headers["set-cookie"]
+            client.cookies.set("JSESSIONID", login.json()["session"]["value"])
+            assert client.get("/system").status_code == 200
