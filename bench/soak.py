@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -76,6 +76,7 @@ class Soak:
         self.online: set[str] = set()
         self.connects = 0
         self.ws_failures = 0
+        self.closed_by_host: Counter[int] = Counter()
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.errors: list[str] = []
@@ -120,6 +121,10 @@ class Soak:
                         elif kind in ("welcome", "state"):
                             rev = message["rev"]
                             await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
+            except ConnectionClosed as closed:
+                # the host ended it: a receiver too slow to answer its pings is dropped
+                code = closed.rcvd.code if closed.rcvd is not None else -1
+                self.closed_by_host[code] += 1
             except (OSError, WebSocketException, TimeoutError):
                 self.ws_failures += 1
                 await asyncio.sleep(1.0)
@@ -190,7 +195,10 @@ class Soak:
             self.sources.append(response.json()["sourceId"])
 
     async def run(self, host_pid: int, sample_s: float) -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=self.base, timeout=30) as client:
+        # idle connections are let go before the server's keep-alive (5 s) ends them, so
+        # a request never races the server closing its connection
+        limits = httpx.Limits(keepalive_expiry=2.0)
+        async with httpx.AsyncClient(base_url=self.base, timeout=30, limits=limits) as client:
             login = await client.post("/api/session", json={"user": ADMIN, "password": PASSWORD})
             login.raise_for_status()
             client.cookies.set("JSESSIONID", login.json()["session"]["value"])
@@ -235,7 +243,8 @@ class Soak:
             "memory_mb": {"start": start_mb, "end": end_mb, "samples": memory},
             "memory_growth_percent": (end_mb - start_mb) / start_mb * 100,
             "receiver_connects": self.connects,
-            "receiver_failures": self.ws_failures,
+            "receiver_connect_failures": self.ws_failures,
+            "receiver_closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
             "operations": {
                 name: {
                     "statuses": {str(k): v for k, v in self.statuses[name].items()},
