@@ -1,5 +1,10 @@
 """The console in a real headless Chromium against a live host with the demo topology.
 
+Contexts bypass the pages' Content-Security-Policy: Playwright's own helpers
+(``wait_for_function`` with a string, ``add_style_tag``) are inline code the policy
+forbids; that the console itself runs under it is tested in
+tests/hardening/test_csp_browser.py.
+
 One host (a subprocess on a free port, fresh data directory, ``--demo``) and one browser
 serve every console test; each test gets its own page in a logged-in context.
 """
@@ -110,7 +115,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def logged_in_context(browser: object, host_url: str) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1024, "height": 768})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, bypass_csp=True)  # type: ignore[attr-defined]
     page = context.new_page()
     login(page, host_url)
     page.close()

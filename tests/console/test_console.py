@@ -45,7 +45,7 @@ def _zone(api: httpx.Client, name: str) -> dict:  # type: ignore[type-arg]
 
 
 def test_login_sends_back_where_the_operator_was(browser, host_url):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, bypass_csp=True)
     page = context.new_page()
     try:
         page.goto(f"{host_url}/#/presets")
@@ -281,7 +281,7 @@ def test_settings_and_layouts_render_readably(page, host_url):  # type: ignore[n
 
 
 def test_a_lost_session_goes_to_login_and_back(browser, host_url):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, bypass_csp=True)
     page = context.new_page()
     try:
         login(page, host_url, "#/media")

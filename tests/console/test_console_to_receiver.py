@@ -21,7 +21,7 @@ def _near(colour: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
 
 
 def test_switch_and_alert_from_the_console_show_on_a_receiver(browser, page, host_url, api):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 640, "height": 360})
+    context = browser.new_context(viewport={"width": 640, "height": 360}, bypass_csp=True)
     receiver = context.new_page()
     try:
         receiver.goto(f"{host_url}/receiver/?seat={SEAT}")
