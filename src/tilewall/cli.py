@@ -1,4 +1,8 @@
-"""The ``tilewall`` command: serve the host, manage users."""
+"""The ``tilewall`` command: serve the host, manage users, run the kiosk agent.
+
+The server side (``tilewall.server``, ``tilewall.config``, licensing) is imported by the
+commands that need it, not here: a kiosk that installs ``tilewall[agent]`` runs
+``tilewall agent`` without the server's libraries."""
 
 import asyncio
 import logging
@@ -6,18 +10,26 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
 
-from tilewall import __version__, tls
-from tilewall.config import Config, ConfigError
+from tilewall import __version__
+from tilewall.agent.cli import agent
 from tilewall.host.errors import HostError
-from tilewall.host.system import licensing
-from tilewall.server import open_host, run
+
+if TYPE_CHECKING:
+    from tilewall.tls import TlsFiles
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
+
+
+def _needs_server(error: ImportError) -> NoReturn:
+    raise click.ClickException(
+        f"this command needs the server side ({error.name} is missing): install tilewall[server]"
+    )
 
 
 @click.group()
@@ -63,14 +75,14 @@ def main() -> None:
 @click.option(
     "--tls-cert",
     type=click.Path(path_type=Path, dir_okay=False),
-    envvar=tls.CERT_ENV,
-    help=f"Serve HTTPS with this PEM certificate (chain). Also {tls.CERT_ENV}.",
+    envvar="TILEWALL_TLS_CERT",
+    help="Serve HTTPS with this PEM certificate (chain). Also TILEWALL_TLS_CERT.",
 )
 @click.option(
     "--tls-key",
     type=click.Path(path_type=Path, dir_okay=False),
-    envvar=tls.KEY_ENV,
-    help=f"The private key of --tls-cert (PEM). Also {tls.KEY_ENV}.",
+    envvar="TILEWALL_TLS_KEY",
+    help="The private key of --tls-cert (PEM). Also TILEWALL_TLS_KEY.",
 )
 @click.option(
     "--tls",
@@ -96,6 +108,12 @@ def serve(
     if password is not None and len(password) < 8:
         raise click.UsageError("TILEWALL_ADMIN_PASSWORD must be at least 8 characters")
 
+    try:
+        from tilewall.config import Config, ConfigError
+        from tilewall.server import run
+    except ImportError as error:
+        _needs_server(error)
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
     try:
@@ -111,27 +129,17 @@ def serve(
 
 def _tls_files(
     data_dir: Path, cert: Path | None, key: Path | None, mode: str | None
-) -> tls.TlsFiles | None:
+) -> "TlsFiles | None":
     """The certificate and key to serve HTTPS with, checked; None for plain HTTP."""
-    if mode is not None and (cert or key):
-        raise click.UsageError("give --tls self-signed or --tls-cert/--tls-key, not both")
-    if (cert is None) != (key is None):
-        raise click.UsageError("--tls-cert and --tls-key go together")
+    from tilewall import tls
+
     try:
-        if mode == "self-signed":
-            data_dir.mkdir(parents=True, exist_ok=True)
-            files, made = tls.self_signed(data_dir)
-            state = "made" if made else "kept"
-            click.echo(f"self-signed certificate {files.cert} ({state})", err=True)
-        elif cert is not None and key is not None:
-            files = tls.check(tls.TlsFiles(cert.resolve(), key.resolve()))
-        else:
-            return None
-        click.echo(f"TLS certificate SHA-256 fingerprint: {files.fingerprint}", err=True)
-        click.echo(f"TLS public key SHA-256 (SPKI, base64): {files.spki}", err=True)
+        files, notes = tls.files_for(data_dir, cert, key, mode)
     except tls.TlsError as error:
-        console.print(f"[red]{error}[/]")
+        click.echo(str(error), err=True)
         sys.exit(2)
+    for note in notes:
+        click.echo(note, err=True)
     return files
 
 
@@ -141,6 +149,11 @@ def user() -> None:
 
 
 def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
+    try:
+        from tilewall.server import open_host
+    except ImportError as error:
+        _needs_server(error)
+
     async def go() -> None:
         host = await open_host(data_dir)
         try:
@@ -212,8 +225,10 @@ _database = click.option(
 @_database
 def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
     """Write a backup of the host in DATA_DIR to ARCHIVE (.tar.gz), also while it runs."""
-    from tilewall import backup
-
+    try:
+        from tilewall import backup
+    except ImportError as error:
+        _needs_server(error)
     try:
         manifest = backup.backup(data_dir.resolve(), archive, database or None)
     except backup.BackupError as error:
@@ -229,8 +244,10 @@ def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
 @click.option("--force", is_flag=True, help="Replace what a non-empty data directory holds.")
 def restore_command(archive: Path, data_dir: Path, database: str | None, force: bool) -> None:
     """Make DATA_DIR (and --database) what ARCHIVE holds; the host must not be running."""
-    from tilewall import backup
-
+    try:
+        from tilewall import backup
+    except ImportError as error:
+        _needs_server(error)
     try:
         manifest = backup.restore(archive, data_dir.resolve(), database or None, force)
     except backup.BackupError as error:
@@ -261,6 +278,10 @@ def license_keygen(out_dir: Path, name: str) -> None:
     Copy NAME.pub into a host's DATA_DIR/trusted-keys/ (or put its text in
     TILEWALL_LICENCE_KEYS) so the host accepts codes signed with NAME.key.
     """
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     private_path, public_path = out_dir / f"{name}.key", out_dir / f"{name}.pub"
     for path in (private_path, public_path):
         if path.exists():
@@ -334,6 +355,10 @@ def license_issue(
     fast_video: bool,
 ) -> None:
     """Print an activation code signed with KEY."""
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     text = key_path.read_text()
     # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
     if "PRIVATE KEY" not in text:
@@ -370,3 +395,4 @@ from tilewall.commands import GROUPS  # noqa: E402
 
 for _group in GROUPS:
     main.add_command(_group)
+main.add_command(agent)

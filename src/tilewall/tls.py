@@ -166,3 +166,26 @@ def self_signed(data_dir: Path) -> tuple[TlsFiles, bool]:
             return check(files), False
     _make(files.cert, files.key)
     return check(files), True
+
+
+def files_for(
+    data_dir: Path, cert: Path | None, key: Path | None, mode: str | None
+) -> tuple[TlsFiles | None, list[str]]:
+    """What ``serve`` was asked for (``--tls self-signed``, or ``--tls-cert`` with
+    ``--tls-key``), checked; None for plain HTTP; and the lines to tell the operator."""
+    if mode is not None and (cert or key):
+        raise TlsError("give --tls self-signed or --tls-cert/--tls-key, not both")
+    if (cert is None) != (key is None):
+        raise TlsError("--tls-cert and --tls-key go together")
+    notes = []
+    if mode == "self-signed":
+        data_dir.mkdir(parents=True, exist_ok=True)
+        files, made = self_signed(data_dir)
+        notes.append(f"self-signed certificate {files.cert} ({'made' if made else 'kept'})")
+    elif cert is not None and key is not None:
+        files = check(TlsFiles(cert.resolve(), key.resolve()))
+    else:
+        return None, []
+    notes.append(f"TLS certificate SHA-256 fingerprint: {files.fingerprint}")
+    notes.append(f"TLS public key SHA-256 (SPKI, base64): {files.spki}")
+    return files, notes

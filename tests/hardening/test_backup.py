@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from tests.hardening.serving import ADMIN, PASSWORD, Served, logged_in
-from tests.helpers import png_bytes
+from tests.support.media import png_bytes
 from tilewall import backup
 from tilewall.host.system.licensing import generate_signing_key, public_key_text
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD
+from tests.support.http import ADMIN, PASSWORD
 from tilewall.server import make_app
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "tilewall" / "web"

@@ -3,7 +3,8 @@ policy on SVG (accepted, neutralised); GET /api/media/... honours Range as /medi
 
 import pytest
 
-from tests.helpers import ok, png_bytes
+from tests.support.http import ok
+from tests.support.media import png_bytes
 
 SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'

@@ -7,7 +7,7 @@ import pytest
 from litestar.testing import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import ADMIN, PASSWORD
+from tests.support.http import ADMIN, PASSWORD
 from tilewall.host.errors import StoreFailed
 from tilewall.server import make_app
 

@@ -15,7 +15,7 @@ import pytest
 from cryptography import x509
 
 from tests.hardening.serving import ADMIN, PASSWORD, Served, logged_in
-from tests.helpers import png_bytes
+from tests.support.media import png_bytes
 from tilewall import tls
 
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")

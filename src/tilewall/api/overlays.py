@@ -1,5 +1,7 @@
 """Broadcast alerts, display ids and DPMS: what shows over the content of displays."""
 
+from typing import Annotated, Literal
+
 import msgspec
 from litestar import get, put
 from litestar.params import Parameter
@@ -12,10 +14,14 @@ from tilewall.host.playback.overlays import OverlayState
 TAGS = ["System"]
 
 
+AlertLevel = Literal["GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL"]
+
+
 class BroadcastIn(msgspec.Struct):
-    message: str
-    alertLevel: str
-    lengthMillisec: int
+    message: Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=r"\S")]
+    alertLevel: AlertLevel
+    #: up to a week
+    lengthMillisec: Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600 * 1000)]
 
 
 class BroadcastStatus(msgspec.Struct):
@@ -32,12 +38,41 @@ class DisplayIdsStatus(msgspec.Struct):
 
 
 class DpmsIn(msgspec.Struct):
-    displayID: str | int | None = None
+    displayID: Annotated[
+        str | int | None,
+        msgspec.Meta(
+            description="A display id, as a number or a string; empty or null: all displays.",
+            extra_json_schema={
+                "extra": {
+                    "one_of": [
+                        {"type": "string", "pattern": r"^$|^\s*[+-]?[0-9]+\s*$"},
+                        {"type": "integer"},
+                        {"type": "null"},
+                    ]
+                }
+            },
+        ),
+    ] = None
 
 
-class DpmsStatus(msgspec.Struct):
+class ScreenPower(msgspec.Struct):
+    """What the kiosk agent of a display did to its real screen: ``result`` is ``done``,
+    ``failed`` (``message``: the tool's own) or ``pending`` (no answer in time)."""
+
+    displayId: int
+    seatId: str
+    state: str
+    result: str
+    method: str
+    message: str
+
+
+class DpmsStatus(msgspec.Struct, omit_defaults=True):
     allDisplaysOff: bool
     displaysOff: list[int]
+    #: the real screens switched by kiosk agents (a tilewall extension, left out when no
+    #: agent switches one); displays without an agent are blanked by their page only
+    screens: list[ScreenPower] = []
 
 
 def _status(host: Host) -> BroadcastStatus:
@@ -111,8 +146,26 @@ def _target(data: DpmsIn | None) -> int | None:
         raise Invalid(f"displayID must be a display id, not {data.displayID!r}") from None
 
 
-def _dpms(state: OverlayState) -> DpmsStatus:
-    return DpmsStatus(state.dpms_all_off, state.dpms_off_displays)
+async def _dpms(host: Host, target: int | None, off: bool) -> DpmsStatus:
+    """Blank the pages, then wait (a few seconds at most) for the agents of the displays
+    to switch their screens, and say what each did."""
+    seats = host.agents.power_seats(target)
+    state = await host.overlays.dpms(target, off=off)
+    wanted = "off" if off else "on"
+    results = await host.agents.wait_power(seats, wanted)
+    screens = []
+    for seat, result in results.items():
+        station = host.state.stations.get(seat)
+        if station is None or station.display_id is None:
+            continue
+        if result is None:
+            screens.append(ScreenPower(station.display_id, seat, wanted, "pending", "", ""))
+            continue
+        outcome = "done" if result.ok else "failed"
+        screens.append(
+            ScreenPower(station.display_id, seat, wanted, outcome, result.method, result.message)
+        )
+    return DpmsStatus(state.dpms_all_off, state.dpms_off_displays, screens)
 
 
 @put(
@@ -122,7 +175,7 @@ def _dpms(state: OverlayState) -> DpmsStatus:
     responses=errors(404),
 )
 async def dpms_off(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
-    return _dpms(await host.overlays.dpms(_target(data), off=True))
+    return await _dpms(host, _target(data), off=True)
 
 
 @put(
@@ -132,7 +185,7 @@ async def dpms_off(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
     responses=errors(404),
 )
 async def dpms_on(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
-    return _dpms(await host.overlays.dpms(_target(data), off=False))
+    return await _dpms(host, _target(data), off=False)
 
 
 ROUTES = [broadcast_status, broadcast_start, broadcast_stop, ids_start, ids_stop, dpms_off, dpms_on]
