@@ -46,7 +46,7 @@ from tilewall.api import (
     videowalls,
     zones,
 )
-from tilewall.api.auth import COOKIE, require_session
+from tilewall.api.auth import COOKIE, require_media_access, require_session
 from tilewall.api.common import Extension, provide_host
 from tilewall.api.errors import HANDLERS
 from tilewall.api.fallback import allowed_methods
@@ -231,7 +231,8 @@ def create_app(
     document_optional_bodies(handlers)
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
     metrics = Metrics()
-    routes: list[ControllerRouterHandler] = [api, media_file, metrics_page, *extra_routes]
+    media = Router(path="/", route_handlers=[media_file], guards=[require_media_access])
+    routes: list[ControllerRouterHandler] = [api, media, metrics_page, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(

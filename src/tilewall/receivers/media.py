@@ -1,7 +1,8 @@
 """Media files for receivers at /media/<name>, with byte ranges so videos can seek.
 
-Receivers hold no session; media shown on screens is not secret, but every name is
-still confined to the media library. Every file is sent with
+Receivers hold no session: the app lets a request through with a session or with the
+key of a locked station (the ``tilewall_key_*`` cookie the receiver page sets; see
+``tilewall.api.auth.require_media_access``); every name is confined to the media library. Every file is sent with
 ``X-Content-Type-Options: nosniff`` (a browser takes its type from its name, never from
 its bytes), and a file a browser could run as a document (SVG, and anything that is not
 a raster image, a video or audio) with ``Content-Security-Policy: sandbox``: opened
