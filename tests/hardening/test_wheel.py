@@ -70,7 +70,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_serves(tmp_path: Path) -> None
     clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     if os.environ.get("TILEWALL_WHEEL_INDEX") == "1":
-        subprocess.run([*pip, str(wheel)], check=True, env=clean_env, timeout=600)
+        subprocess.run([*pip, f"{wheel}[server]"], check=True, env=clean_env, timeout=600)
     else:
         subprocess.run(
             [*pip, "--no-deps", "--no-index", str(wheel)], check=True, env=clean_env, timeout=120
@@ -99,7 +99,8 @@ def test_the_wheel_installs_into_a_fresh_venv_and_serves(tmp_path: Path) -> None
         assert client.get("/displays").json()["displays"], "the demo topology"
         media = client.get("/media").json()["files"]
         assert {"demo/bars.png", "demo/clip.mp4"} <= {f["name"] for f in media}
-        clip = httpx.get(f"{served.origin}/media/demo/clip.mp4", headers={"Range": "bytes=0-15"})
+        assert httpx.get(f"{served.origin}/media/demo/clip.mp4").status_code == 401
+        clip = client.get(f"{served.origin}/media/demo/clip.mp4", headers={"Range": "bytes=0-15"})
         assert clip.status_code == 206 and clip.content[4:8] == b"ftyp"
         for page, marker in (("/", b"<html"), ("/receiver/", b"receiver.js")):
             answer = httpx.get(served.origin + page)
