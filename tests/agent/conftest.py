@@ -1,5 +1,5 @@
 """The kiosk agent against a real host, each in its own process, as on a kiosk: the host
-is ``tilewall serve`` (``tests.receivers.live``), the agent ``tilewall agent``. Tools the
+is ``tilewall serve`` (``tests.support.server``), the agent ``tilewall agent``. Tools the
 tests cannot have for real here (a TV's CEC bus, a monitor's DDC/CI) are small scripts
 on PATH that record how they were called."""
 
@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveHost]:
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One host for the tests of a module; each test uses seats of its own."""
-    live = LiveHost(tmp_path_factory.mktemp("agent-host") / "data")
+    live = ServerProcess(tmp_path_factory.mktemp("agent-host") / "data")
     live.start()
     try:
         live.login()
@@ -94,7 +95,11 @@ def agents(tmp_path: Path) -> Iterator[AgentFactory]:
     started: list[AgentProcess] = []
 
     def start(
-        host: LiveHost, seat: str, *args: str, env: dict[str, str] | None = None, name: str = ""
+        host: ServerProcess,
+        seat: str,
+        *args: str,
+        env: dict[str, str] | None = None,
+        name: str = "",
     ) -> AgentProcess:
         work = tmp_path / (name or f"agent-{len(started)}")
         agent = AgentProcess(host.url, seat, work, list(args), env or {}).start()
@@ -106,7 +111,7 @@ def agents(tmp_path: Path) -> Iterator[AgentFactory]:
         agent.stop()
 
 
-def agent_online(host: LiveHost, seat: str, timeout: float = 20.0) -> dict[str, Any]:
+def agent_online(host: ServerProcess, seat: str, timeout: float = 20.0) -> dict[str, Any]:
     """The station once its agent is connected."""
     return host.wait_station(seat, lambda d: bool(d.get("agent") and d["agent"]["online"]), timeout)
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from tests.agent.conftest import AgentFactory, agent_online
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -52,7 +53,7 @@ def running(pid: int) -> bool:
 
 
 def test_kiosk_browser_started_restarted_and_reset(
-    host: LiveHost, agents: AgentFactory, browser: tuple[Path, Path]
+    host: ServerProcess, agents: AgentFactory, browser: tuple[Path, Path]
 ) -> None:
     script, record = browser
     agent = agents(host, "kiosk-b", "--browser", str(script))

@@ -7,7 +7,8 @@ import pytest
 import pyudev
 
 from tests.agent.conftest import AgentFactory, agent_online
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 FIELDS = {
     "device_file",
@@ -31,7 +32,7 @@ def machine_devices() -> dict[str, pyudev.Device]:
     return found
 
 
-def listing(host: LiveHost, seat: str) -> list[dict]:
+def listing(host: ServerProcess, seat: str) -> list[dict]:
     """The seat's devices; none while its agent has not reported them (404)."""
     response = host.call("GET", f"/network/devices/{seat}")
     if response.status_code == 404:
@@ -58,7 +59,9 @@ def edid(name: str, serial: str, pnp: str = "SAM", product: int = 0x0F35) -> byt
     return bytes(block)
 
 
-def test_a_station_appears_when_its_agent_connects(host: LiveHost, agents: AgentFactory) -> None:
+def test_a_station_appears_when_its_agent_connects(
+    host: ServerProcess, agents: AgentFactory
+) -> None:
     assert host.station("only-agent") is None
     agents(host, "only-agent", "--no-browser", "--name", "Kiosk by the door")
     station = agent_online(host, "only-agent")
@@ -70,7 +73,7 @@ def test_a_station_appears_when_its_agent_connects(host: LiveHost, agents: Agent
     assert station["agent"]["power"] == "none"
 
 
-def test_udev_devices_of_this_machine_are_listed(host: LiveHost, agents: AgentFactory) -> None:
+def test_udev_devices_of_this_machine_are_listed(host: ServerProcess, agents: AgentFactory) -> None:
     agents(host, "devices-1", "--no-browser")
     agent_online(host, "devices-1")
     devices = wait_until(lambda: host.call("GET", "/network/devices/devices-1").status_code == 200)
@@ -92,7 +95,7 @@ def test_udev_devices_of_this_machine_are_listed(host: LiveHost, agents: AgentFa
         assert isinstance(item["is_initialized"], bool)
 
 
-def test_no_agent_no_devices(host: LiveHost) -> None:
+def test_no_agent_no_devices(host: ServerProcess) -> None:
     assert host.call("GET", "/network/devices/nobody-here").status_code == 404
 
 
@@ -106,7 +109,7 @@ def hotplug_device() -> Path | None:
 
 
 @pytest.mark.skipif(hotplug_device() is None, reason="needs a writable tty uevent (root)")
-def test_hot_plug_events_update_the_listing(host: LiveHost, agents: AgentFactory) -> None:
+def test_hot_plug_events_update_the_listing(host: ServerProcess, agents: AgentFactory) -> None:
     uevent = hotplug_device()
     assert uevent is not None
     path = str(uevent.parent.resolve())
@@ -130,7 +133,7 @@ def test_hot_plug_events_update_the_listing(host: LiveHost, agents: AgentFactory
 
 
 def test_the_monitor_from_its_edid_is_the_stations_display(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     sysfs = tmp_path / "sys"
     connector = sysfs / "class" / "drm" / "card1-HDMI-A-1"

@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 
+from tests.support.fakes import FakeHost
 from tilewall.host.errors import Unavailable
 from tilewall.host.state import Event
 from tilewall.host.system.facts import SerialSettings
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import CLOSE_REPLACED, Limits
-
-from ..receivers.fakes import FakeHost
 
 PAGE = {"v": 1, "type": "hello", "screen": {"width": 1280, "height": 720}, "model": "page"}
 AGENT = {"v": 1, "type": "hello", "role": "agent", "model": "agent", "power": "cec"}

@@ -9,20 +9,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.receivers.live import (
-    ADMIN,
-    CHROMIUM,
-    PASSWORD,
-    LiveHost,
-    chromium,
-    tw,
-    wait_connected,
-    wait_until,
-)
+from tests.support.browser import CHROMIUM, chromium, tw, wait_connected
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
+    pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium"),
 ]
 
 
@@ -31,11 +25,11 @@ def browser() -> Iterator[Any]:
     yield from chromium()
 
 
-def seats_online(host: LiveHost) -> set[str]:
+def seats_online(host: ServerProcess) -> set[str]:
     return {d["seatId"] for d in host.ok("GET", "/network")["network"] if d["isOnline"]}
 
 
-def test_two_tabs_are_two_stations(host: LiveHost, browser: Any) -> None:
+def test_two_tabs_are_two_stations(host: ServerProcess, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 320, "height": 180})
     try:
         first = context.new_page()
@@ -79,7 +73,7 @@ def test_two_tabs_are_two_stations(host: LiveHost, browser: Any) -> None:
         context.close()
 
 
-def test_a_replaced_page_stays_replaced(host: LiveHost, browser: Any) -> None:
+def test_a_replaced_page_stays_replaced(host: ServerProcess, browser: Any) -> None:
     old = browser.new_context(viewport={"width": 320, "height": 180})
     new = browser.new_context(viewport={"width": 320, "height": 180})
     try:
@@ -102,7 +96,9 @@ def test_a_replaced_page_stays_replaced(host: LiveHost, browser: Any) -> None:
         new.close()
 
 
-def test_a_locked_page_keeps_its_key_and_a_twin_is_refused(host: LiveHost, browser: Any) -> None:
+def test_a_locked_page_keeps_its_key_and_a_twin_is_refused(
+    host: ServerProcess, browser: Any
+) -> None:
     own = browser.new_context(viewport={"width": 320, "height": 180})
     other = browser.new_context(viewport={"width": 320, "height": 180})
     try:
@@ -141,7 +137,7 @@ def test_a_locked_page_keeps_its_key_and_a_twin_is_refused(host: LiveHost, brows
 
 
 def test_the_console_shows_what_the_agent_did(
-    host: LiveHost, browser: Any, agents: Any, tmp_path: Any
+    host: ServerProcess, browser: Any, agents: Any, tmp_path: Any
 ) -> None:
     agents(
         host,

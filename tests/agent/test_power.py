@@ -4,15 +4,16 @@ from pathlib import Path
 from typing import Any
 
 from tests.agent.conftest import AgentFactory, agent_online, calls
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 
-def locked(host: LiveHost, seat: str) -> int:
+def locked(host: ServerProcess, seat: str) -> int:
     agent_online(host, seat)
     return host.lock(seat)
 
 
-def dpms(host: LiveHost, state: str, display_id: int) -> dict[str, Any]:
+def dpms(host: ServerProcess, state: str, display_id: int) -> dict[str, Any]:
     body: dict[str, Any] = host.ok(
         "PUT", f"/system/dpms/force{state}", json={"displayID": str(display_id)}
     )
@@ -26,7 +27,7 @@ def screen(body: dict[str, Any], display_id: int) -> dict[str, Any]:
 
 
 def test_power_command_switches_the_screen(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     state_file = tmp_path / "screen"
     agents(host, "power-cmd", "--no-browser", "--power-command", f"echo {{state}} >> {state_file}")
@@ -55,7 +56,7 @@ def test_power_command_switches_the_screen(
 
 
 def test_a_failing_power_command_says_why(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     agents(
         host,
@@ -74,7 +75,7 @@ def test_a_failing_power_command_says_why(
 
 
 def test_cec_through_cec_client(
-    host: LiveHost, agents: AgentFactory, fake_tools: tuple[Path, Path]
+    host: ServerProcess, agents: AgentFactory, fake_tools: tuple[Path, Path]
 ) -> None:
     bin_dir, record = fake_tools
     path = f"{bin_dir}:{__import__('os').environ['PATH']}"
@@ -95,7 +96,7 @@ def test_cec_through_cec_client(
 
 
 def test_ddc_through_ddcutil(
-    host: LiveHost, agents: AgentFactory, fake_tools: tuple[Path, Path]
+    host: ServerProcess, agents: AgentFactory, fake_tools: tuple[Path, Path]
 ) -> None:
     bin_dir, record = fake_tools
     path = f"{bin_dir}:{__import__('os').environ['PATH']}"
@@ -110,7 +111,7 @@ def test_ddc_through_ddcutil(
     assert result["result"] == "failed" and "Display not found" in result["message"]
 
 
-def test_a_missing_tool_is_named(host: LiveHost, agents: AgentFactory, tmp_path: Path) -> None:
+def test_a_missing_tool_is_named(host: ServerProcess, agents: AgentFactory, tmp_path: Path) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     agents(host, "power-none", "--no-browser", "--power", "ddc", env={"PATH": str(empty)})
@@ -121,7 +122,7 @@ def test_a_missing_tool_is_named(host: LiveHost, agents: AgentFactory, tmp_path:
 
 
 def test_all_displays_off_reaches_every_agent(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     files = {seat: tmp_path / seat for seat in ("power-all-1", "power-all-2")}
     for seat, file in files.items():

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.agent.conftest import AgentFactory, agent_online
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("socat") is None, reason="needs socat")
 
@@ -74,7 +75,7 @@ def command(
 
 
 def test_bytes_arrive_with_the_settings(
-    host: LiveHost, agents: AgentFactory, cable: PtyPair
+    host: ServerProcess, agents: AgentFactory, cable: PtyPair
 ) -> None:
     agent = agents(host, "serial-1", "--no-browser", "--serial-port", str(cable.near))
     station = agent_online(host, "serial-1")
@@ -127,7 +128,7 @@ def test_the_agent_asks_the_tty_for_the_settings(
 
 
 def test_no_port_409_agent_offline_503(
-    host: LiveHost, agents: AgentFactory, cable: PtyPair
+    host: ServerProcess, agents: AgentFactory, cable: PtyPair
 ) -> None:
     without = agents(host, "serial-none", "--no-browser")
     agent_online(host, "serial-none")
@@ -146,7 +147,7 @@ def test_no_port_409_agent_offline_503(
 
 
 def test_an_unusable_port_answers_503_with_the_reason(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     agents(host, "serial-bad", "--no-browser", "--serial-port", str(tmp_path / "ttyUSB9"))
     agent_online(host, "serial-bad")
@@ -158,7 +159,7 @@ def test_an_unusable_port_answers_503_with_the_reason(
 
 
 def test_a_host_side_port_wins(
-    host: LiveHost, agents: AgentFactory, cable: PtyPair, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, cable: PtyPair, tmp_path: Path
 ) -> None:
     (tmp_path / "host-side").mkdir()
     host_cable = PtyPair(tmp_path / "host-side")

@@ -7,10 +7,11 @@ import sqlite3
 from pathlib import Path
 
 from tests.agent.conftest import AgentFactory, agent_online
-from tests.receivers.live import LiveHost, wait_until
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 
-def station_document(host: LiveHost, seat: str) -> dict:
+def station_document(host: ServerProcess, seat: str) -> dict:
     with sqlite3.connect(host.data_dir / "tilewall.db") as db:
         row = db.execute(
             "select body from documents where kind = 'station' and key = ?", (seat,)
@@ -19,7 +20,7 @@ def station_document(host: LiveHost, seat: str) -> dict:
 
 
 def test_an_impostor_takes_nothing_over(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     screen, fake_screen = tmp_path / "screen", tmp_path / "impostor-screen"
     legit = agents(
@@ -65,7 +66,7 @@ def test_an_impostor_takes_nothing_over(
 
 
 def test_the_agent_comes_back_after_a_host_restart(
-    host: LiveHost, agents: AgentFactory, tmp_path: Path
+    host: ServerProcess, agents: AgentFactory, tmp_path: Path
 ) -> None:
     screen = tmp_path / "screen"
     agent = agents(

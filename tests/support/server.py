@@ -160,6 +160,14 @@ class ServerProcess:
 
     # --- its interface, for tests with receiver pages -----------------------------------------
 
+    def login(self) -> None:
+        """Log the server's own client in (again)."""
+        login(self.api)
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        """One request with the server's own client; the response, whatever its status."""
+        return self.api.request(method, path, **kwargs)
+
     def ok(self, method: str, path: str, **kwargs: Any) -> Any:
         """A request that must succeed; the JSON answer (None when empty)."""
         response = self.api.request(method, path, **kwargs)

@@ -10,7 +10,7 @@ from typing import Any
 
 def wait_until(
     predicate: Callable[[], Any],
-    timeout: float = 5.0,
+    timeout: float = 10.0,
     interval: float = 0.1,
     what: str = "",
     page: Any = None,
