@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 9000
 DATA_DIR ?= data
 
-.PHONY: install run test lint system-deps clean bench bench-quick bench-deps
+.PHONY: install run test lint system-deps clean bench bench-quick bench-deps bench-soak
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,3 +42,9 @@ bench: install bench-deps
 
 bench-quick: install bench-deps
 	BENCH_COMMAND="make bench-quick" $(BIN)/python bench/run.py --quick
+
+# Soak (bench/soak.py): 1,000 churning receivers for 30 minutes; SOAK_ARGS to change that,
+# e.g. make bench-soak SOAK_ARGS="--receivers 200 --seconds 600"
+SOAK_ARGS ?=
+bench-soak: install
+	$(BIN)/python bench/soak.py $(SOAK_ARGS)

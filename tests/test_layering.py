@@ -25,10 +25,13 @@ ALLOWED: dict[str, set[str]] = {
     "commands": {"client"},
     "agent": {"client"},
     "config": {"host"},
-    "app": {"api", "host", "receivers"},
+    "app": {"api", "host", "receivers", "metrics"},
+    "metrics": {"api", "host"},
     "demo": {"host"},
-    "server": {"app", "config", "host", "platform", "receivers", "store", "demo"},
-    "cli": {"config", "host", "server", "commands", "client", "agent"},
+    "server": {"app", "config", "host", "platform", "receivers", "store", "demo", "tls", "metrics"},
+    "cli": {"config", "host", "server", "commands", "client", "agent", "tls", "backup"},
+    "tls": set(),
+    "backup": {"config", "store", "tls"},
 }
 
 #: libraries the host must not use: it reaches the world through its ports

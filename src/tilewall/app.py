@@ -46,11 +46,13 @@ from tilewall.api import (
     videowalls,
     zones,
 )
-from tilewall.api.auth import COOKIE, require_session
+from tilewall.api.auth import COOKIE, require_media_access, require_session
 from tilewall.api.common import Extension, provide_host
 from tilewall.api.errors import HANDLERS
 from tilewall.api.fallback import allowed_methods
+from tilewall.api.headers import security_headers
 from tilewall.host.host import Host
+from tilewall.metrics import Metrics, metrics_page
 from tilewall.receivers.media import media_file
 
 log = logging.getLogger("tilewall.access")
@@ -228,7 +230,9 @@ def create_app(
         handlers += module.ROUTES
     document_optional_bodies(handlers)
     api = Router(path="/api", route_handlers=handlers, guards=[require_session])
-    routes: list[ControllerRouterHandler] = [api, media_file, *extra_routes]
+    metrics = Metrics()
+    media = Router(path="/", route_handlers=[media_file], guards=[require_media_access])
+    routes: list[ControllerRouterHandler] = [api, media, metrics_page, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(
@@ -241,7 +245,8 @@ def create_app(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log, options_allow],
+        middleware=[access_log, options_allow, metrics.middleware],
+        before_send=[security_headers, metrics.count],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,
@@ -269,4 +274,7 @@ def create_app(
         debug=False,
     )
     app.state.host = host
+    app.state.metrics = metrics
+    if host is not None:
+        metrics.attach(host)
     return app

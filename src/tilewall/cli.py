@@ -10,7 +10,7 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
@@ -18,6 +18,9 @@ from rich.console import Console
 from tilewall import __version__
 from tilewall.agent.cli import agent
 from tilewall.host.errors import HostError
+
+if TYPE_CHECKING:
+    from tilewall.tls import TlsFiles
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
@@ -69,6 +72,24 @@ def main() -> None:
     "(postgresql://USER:PASSWORD@HOST:PORT/DATABASE). Also TILEWALL_DATABASE. "
     "Default: SQLite in the data directory.",
 )
+@click.option(
+    "--tls-cert",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="TILEWALL_TLS_CERT",
+    help="Serve HTTPS with this PEM certificate (chain). Also TILEWALL_TLS_CERT.",
+)
+@click.option(
+    "--tls-key",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="TILEWALL_TLS_KEY",
+    help="The private key of --tls-cert (PEM). Also TILEWALL_TLS_KEY.",
+)
+@click.option(
+    "--tls",
+    "tls_mode",
+    type=click.Choice(["self-signed"]),
+    help="Serve HTTPS with a self-signed certificate kept in DATA_DIR/tls/.",
+)
 def serve(
     bind: str,
     port: int,
@@ -78,6 +99,9 @@ def serve(
     session_idle_seconds: float,
     host_management: bool,
     database: str | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    tls_mode: str | None,
 ) -> None:
     """Serve the interface, the receivers and the console."""
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
@@ -99,7 +123,24 @@ def serve(
         sys.exit(2)
     if config.host_management:
         console.print("[bold]host management is on:[/] the host may change this machine")
-    run(bind, port, data_dir, demo, server, session_idle_seconds, config)
+    files = _tls_files(data_dir, tls_cert, tls_key, tls_mode)
+    run(bind, port, data_dir, demo, server, session_idle_seconds, config, files)
+
+
+def _tls_files(
+    data_dir: Path, cert: Path | None, key: Path | None, mode: str | None
+) -> "TlsFiles | None":
+    """The certificate and key to serve HTTPS with, checked; None for plain HTTP."""
+    from tilewall import tls
+
+    try:
+        files, notes = tls.files_for(data_dir, cert, key, mode)
+    except tls.TlsError as error:
+        click.echo(str(error), err=True)
+        sys.exit(2)
+    for note in notes:
+        click.echo(note, err=True)
+    return files
 
 
 @main.group()
@@ -168,6 +209,51 @@ def user_remove(name: str, data_dir: Path) -> None:
     """Remove a user and end their sessions."""
     _with_host(data_dir, "remove", name, None)
     console.print(f"user {name!r} removed")
+
+
+_database = click.option(
+    "--database",
+    metavar="URL",
+    envvar="TILEWALL_DATABASE",
+    help="The host's PostgreSQL database, as for serve. Also TILEWALL_DATABASE.",
+)
+
+
+@main.command("backup")
+@click.argument("archive", type=click.Path(path_type=Path, dir_okay=False))
+@_data_dir
+@_database
+def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
+    """Write a backup of the host in DATA_DIR to ARCHIVE (.tar.gz), also while it runs."""
+    try:
+        from tilewall import backup
+    except ImportError as error:
+        _needs_server(error)
+    try:
+        manifest = backup.backup(data_dir.resolve(), archive, database or None)
+    except backup.BackupError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+    click.echo(f"backup {archive}: {len(manifest['files'])} files, format {manifest['version']}")
+
+
+@main.command("restore")
+@click.argument("archive", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@_data_dir
+@_database
+@click.option("--force", is_flag=True, help="Replace what a non-empty data directory holds.")
+def restore_command(archive: Path, data_dir: Path, database: str | None, force: bool) -> None:
+    """Make DATA_DIR (and --database) what ARCHIVE holds; the host must not be running."""
+    try:
+        from tilewall import backup
+    except ImportError as error:
+        _needs_server(error)
+    try:
+        manifest = backup.restore(archive, data_dir.resolve(), database or None, force)
+    except backup.BackupError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+    click.echo(f"restored {archive} (made {manifest['created']}) into {data_dir}")
 
 
 @main.group("license")

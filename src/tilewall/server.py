@@ -17,12 +17,14 @@ from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
 from tilewall.host.ports import Clock, Persistence, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
+from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
 from tilewall.store import open_store
+from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
 console = Console(stderr=True)
@@ -158,6 +160,9 @@ def make_app(
             database=database,
         )
         app.state.host = host
+        metrics: Metrics = app.state.metrics
+        metrics.attach(host)
+        hub.push_observers.append(metrics.observe_fanout)
         bridge.attach(host, hub)
         await hub.start()
         await ensure_admin(host, data_dir)
@@ -201,13 +206,23 @@ def run(
     server: str,
     session_idle_seconds: float,
     config: Config | None = None,
+    tls: TlsFiles | None = None,
 ) -> None:
+    """Serve on ``bind``:``port``; HTTPS (and WSS) with ``tls``, else plain HTTP."""
     app = make_app(data_dir, demo, session_idle_seconds, config)
     if server == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian
 
-        asyncio.run(Granian(app, address=bind, port=port, interface=Interfaces.ASGI).serve())
+        granian = Granian(
+            app,
+            address=bind,
+            port=port,
+            interface=Interfaces.ASGI,
+            ssl_cert=tls.cert if tls else None,
+            ssl_key=tls.key if tls else None,
+        )
+        asyncio.run(granian.serve())
         return
     import uvicorn
 
@@ -218,4 +233,6 @@ def run(
         log_level="warning",
         proxy_headers=False,
         ws_max_size=1024 * 1024,
+        ssl_certfile=tls.cert if tls else None,
+        ssl_keyfile=tls.key if tls else None,
     )

@@ -59,10 +59,26 @@ def chromium(args: list[str] = ARGS) -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        bypass_page_policy(browser)
         try:
             yield browser
         finally:
             browser.close()
+
+
+def bypass_page_policy(browser: Any) -> None:
+    """New contexts and pages of ``browser`` bypass the pages' Content-Security-Policy:
+    Playwright's own helpers (``wait_for_function`` with a string, ``add_style_tag``)
+    are inline code the policy forbids. That the pages themselves run under it is tested
+    in tests/hardening/test_csp_browser.py."""
+    for name in ("new_context", "new_page"):
+        original = getattr(browser, name)
+
+        def bypassing(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            kwargs.setdefault("bypass_csp", True)
+            return _original(*args, **kwargs)
+
+        setattr(browser, name, bypassing)
 
 
 def rig(

@@ -8,6 +8,7 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 
 from tilewall.api.common import provide_host
+from tilewall.host.topology.keys import held_by_a_locked_station
 
 COOKIE = "JSESSIONID"
 
@@ -36,3 +37,30 @@ async def require_session(
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
     if provide_host(connection.app.state).accounts.session(token) is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")
+
+
+#: cookies the receiver page sets with its station key for /media/ (one per seat)
+STATION_KEY_COOKIE_PREFIX = "tilewall_key_"
+#: station-key cookies looked at per request, at most
+_MAX_KEY_COOKIES = 16
+
+
+async def require_media_access(
+    connection: ASGIConnection[Any, Any, Any, Any], _handler: BaseRouteHandler
+) -> None:
+    """Media go to a live session (the console, clients) or to a receiver showing the key
+    of a locked station (its ``tilewall_key_*`` cookie); anyone else is answered 401."""
+    host = provide_host(connection.app.state)
+    if host.accounts.session(token_of(connection)) is not None:
+        return
+    keys = [
+        value
+        for name, value in connection.cookies.items()
+        if name.startswith(STATION_KEY_COOKIE_PREFIX)
+    ][:_MAX_KEY_COOKIES]
+    stations = host.state.stations.values()
+    if any(held_by_a_locked_station(stations, key) for key in keys):
+        return
+    raise NotAuthorizedException(
+        "media are sent to a logged-in session or to a locked station's receiver"
+    )

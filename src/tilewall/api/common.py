@@ -66,6 +66,8 @@ _DESCRIPTIONS = {
     404: "The addressed object does not exist",
     409: "The object's current state does not allow it (message says why)",
     413: "The upload is too large",
+    416: "The requested byte range lies outside the file",
+    429: "Too many failed logins from this address: try again after Retry-After seconds",
     500: "The change could not be applied (message says why)",
     503: "A device the operation needs cannot be reached",
 }

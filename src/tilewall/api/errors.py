@@ -21,6 +21,7 @@ STATUS = {
     errors.Busy: 500,
     errors.Failed: 500,
     errors.Unavailable: 503,
+    errors.TooManyAttempts: 429,
 }
 
 
@@ -31,6 +32,10 @@ def _body(status: int, message: str) -> Response[dict[str, object]]:
 
 
 def host_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
+    if isinstance(exc, errors.TooManyAttempts):
+        response = _body(429, str(exc))
+        response.headers["Retry-After"] = str(exc.retry_after_s)
+        return response
     for kind, status in STATUS.items():
         if isinstance(exc, kind):
             return _body(status, str(exc))

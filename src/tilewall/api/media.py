@@ -3,15 +3,17 @@
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 from litestar import Request, delete, get, put
-from litestar.response import File
+from litestar.response import Stream
 
 from tilewall.api.common import EXTENSION_TAG, FILE_HEADERS, Done, Extension, errors
 from tilewall.api.playback import MEDIA_NAME
 from tilewall.host.content.media import MEDIA_SUFFIXES, MediaFile, from_url_path
 from tilewall.host.host import Host
+from tilewall.receivers.media import file_response
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
@@ -99,21 +101,23 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     "/media/{name:path}",
     tags=TAGS,
     summary="Download a media file",
-    responses=errors(404),
+    responses=errors(404, 416),
     operation_class=_named(MEDIA_NAME),
     media_type="application/octet-stream",
     response_headers=FILE_HEADERS,
 )
-async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> File:
+async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> Stream:
+    """The file, or the byte range its ``Range`` header asks for (206), as ``/media/``."""
     name = from_url_path(
         request.scope.get("raw_path") or request.scope["path"].encode(), "/api/media/"
     )
     media = host.media
     canonical = media.require_file(name)
-    return File(
+    filename = quote(canonical.rsplit("/", 1)[-1])
+    return file_response(
         media.path(canonical),
-        filename=canonical.rsplit("/", 1)[-1],
-        content_disposition_type="inline",
+        request.headers.get("range", ""),
+        {"Content-Disposition": f"inline; filename*=UTF-8''{filename}"},
     )
 
 

@@ -1,6 +1,5 @@
 """POST /session logs in, DELETE /session logs out."""
 
-import asyncio
 from typing import Any
 
 import msgspec
@@ -36,7 +35,7 @@ class SessionBody(msgspec.Struct):
     opt={"public": True},
     tags=["Session"],
     summary="Log in",
-    responses=errors(),
+    responses=errors(429),
     security=[{}],  # an empty requirement: no session needed to log in
 )
 async def login(
@@ -45,16 +44,10 @@ async def login(
     data: Credentials,
     keep_logged_in: bool = Parameter(query="keepLoggedIn", default=False),
 ) -> Response[SessionBody]:
-    accounts = host.accounts
     address = request.client.host if request.client else "unknown"
-    delay = accounts.login_delay(address)
-    if delay:
-        await asyncio.sleep(delay)
-    ok = accounts.check_password(data.user, data.password)
-    accounts.record_login(address, ok)
-    if not ok:
+    token = await host.accounts.login(address, data.user, data.password, keep_logged_in)
+    if token is None:
         raise NotAuthorizedException("invalid user name or password")
-    token = await accounts.open_session(data.user, keep_logged_in)
     return Response(
         SessionBody(SessionValue(COOKIE, token, INTERFACE_VERSION)),
         cookies=[
@@ -64,6 +57,8 @@ async def login(
                 path="/",
                 httponly=True,
                 samesite="lax",
+                # over TLS the browser must never send it in the clear
+                secure=request.scope.get("scheme") == "https",
                 max_age=None,
             )
         ],

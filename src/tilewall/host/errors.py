@@ -33,6 +33,15 @@ class Failed(HostError):
     """A change was accepted but could not be carried out (the message says why)."""
 
 
+class TooManyAttempts(HostError):
+    """Too many failed logins from this address (or for this user from it): refused,
+    without checking, until ``retry_after_s`` have passed."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class StoreFailed(Unavailable):
     """The store could not commit a change (disk full, I/O error, database gone).
 

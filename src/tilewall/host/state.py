@@ -4,6 +4,7 @@ import asyncio
 import contextvars
 import copy
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -163,6 +164,8 @@ class Core:
         self._command_listeners: list[CommandListener] = []
         #: every document as last committed; what memory returns to when a change fails
         self._committed: dict[tuple[str, str], bytes] = {}
+        #: told (seconds, committed) after each store commit, for metrics
+        self.commit_observers: list[Callable[[float, bool], None]] = []
 
     async def load(self) -> None:
         if self.store is None:
@@ -234,12 +237,21 @@ class Core:
             if tx.changes:
                 self._restore(tx)
                 if self.store is not None:
-                    await self.store.apply(
-                        Change(k, key, body) for (k, key), body in tx.changes.items()
-                    )
+                    await self._commit(tx)
                 self._install(tx)
         if tx.displays or tx.all_displays or tx.topology:
             self.notify(None if tx.all_displays else frozenset(tx.displays), tx.topology)
+
+    async def _commit(self, tx: Transaction) -> None:
+        assert self.store is not None
+        started = time.perf_counter()
+        committed = False
+        try:
+            await self.store.apply(Change(k, key, body) for (k, key), body in tx.changes.items())
+            committed = True
+        finally:
+            for observer in self.commit_observers:
+                observer(time.perf_counter() - started, committed)
 
     def _restore(self, tx: Transaction) -> None:
         """Put every document ``tx`` touched back to its committed value."""

@@ -63,6 +63,8 @@ class Hub:
         self._changes = Changes()
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe: Callable[[], None] | None = None
+        #: told (seconds, receivers sent to) after each push of a change, for metrics
+        self.push_observers: list[Callable[[float, int], None]] = []
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -313,6 +315,8 @@ class Hub:
                 log.exception("receiver hub: push failed")
 
     def _push(self, every: bool, displays: set[int]) -> None:
+        started = time.perf_counter()
+        sent = 0
         stations = self.port.state.stations
         for seat in self.online_seats():
             station = stations.get(seat)
@@ -330,6 +334,9 @@ class Hub:
             if new:
                 for session in self._of_seat(seat):
                     self._send(session, p.StateUpdate(rev=rev, state=state))
+                    sent += 1
+        for observer in self.push_observers:
+            observer(time.perf_counter() - started, sent)
 
     # --- sending ------------------------------------------------------------------------
 

@@ -1,7 +1,9 @@
 """Users and sessions: argon2 password hashes, long random session ids, idle expiry,
-a bound on live sessions, and a slowdown for repeated failed logins."""
+a bound on live sessions, and refusal of repeated failed logins (:mod:`.throttle`)."""
 
+import asyncio
 import hashlib
+import math
 import secrets
 import time
 from collections import OrderedDict
@@ -10,8 +12,9 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.errors import Invalid, NotFound, TooManyAttempts
 from tilewall.host.ports import AccountStore
+from tilewall.host.system.throttle import LoginThrottle
 
 _hasher = PasswordHasher()
 #: verified against when the user does not exist, so both cases cost the same
@@ -42,7 +45,7 @@ class Accounts:
         self._users: dict[str, str] = {}
         #: token hash -> session, least recently used first
         self._sessions: OrderedDict[str, Session] = OrderedDict()
-        self._failures: dict[str, tuple[int, float]] = {}
+        self.throttle = LoginThrottle()
 
     async def load(self) -> None:
         if self._store is None:
@@ -90,24 +93,23 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             return False
 
-    # failed-login throttling
+    # logging in
 
-    def login_delay(self, address: str) -> float:
-        """Seconds to hold a login from ``address``: doubling after the fifth failure."""
-        count, at = self._failures.get(address, (0, 0.0))
-        if count and time.monotonic() - at > 900:
-            self._failures.pop(address, None)
-            return 0.0
-        return 0.0 if count < 5 else min(0.25 * 2 ** (count - 5), 8.0)
+    async def login(self, address: str, user: str, password: str, keep: bool) -> str | None:
+        """A new session's token for the right password, None for a wrong one.
 
-    def record_login(self, address: str, ok: bool) -> None:
-        if ok:
-            self._failures.pop(address, None)
-            return
-        count, _ = self._failures.get(address, (0, 0.0))
-        self._failures[address] = (count + 1, time.monotonic())
-        if len(self._failures) > 100_000:
-            self._failures.pop(next(iter(self._failures)))
+        Raises :class:`TooManyAttempts` at once, checking nothing, while ``address`` (or
+        ``user`` from it) is locked by earlier failures. The hash is checked off the
+        event loop, so a burst of guesses does not stall other requests.
+        """
+        wait = self.throttle.retry_after(address, user)
+        if wait > 0:
+            raise TooManyAttempts(_locked_message(wait), math.ceil(wait))
+        ok = await asyncio.to_thread(self.check_password, user, password)
+        self.throttle.record(address, user, ok)
+        if not ok:
+            return None
+        return await self.open_session(user, keep)
 
     # sessions
 
@@ -158,3 +160,7 @@ class Accounts:
     @property
     def session_count(self) -> int:
         return len(self._sessions)
+
+
+def _locked_message(wait: float) -> str:
+    return f"too many failed logins from this address; try again in {math.ceil(wait)} seconds"

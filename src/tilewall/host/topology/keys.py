@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+from collections.abc import Iterable
 
 from tilewall.host.model import Station
 from tilewall.host.state import Core
@@ -35,6 +36,16 @@ def matches(station: Station, key: str | None) -> bool:
     if not station.key_hash or key is None:
         return False
     return hmac.compare_digest(station.key_hash, hash_key(key))
+
+
+def held_by_a_locked_station(stations: Iterable[Station], key: str) -> bool:
+    """Whether ``key`` is the key of any locked station (what media are sent for)."""
+    if not key:
+        return False
+    wanted = hash_key(key)
+    return any(
+        s.locked and s.key_hash and hmac.compare_digest(s.key_hash, wanted) for s in stations
+    )
 
 
 def bind(station: Station) -> str:

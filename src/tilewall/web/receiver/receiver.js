@@ -49,6 +49,17 @@ function keepKey(key) {
     if (key) localStorage.setItem(keyName, key);
     else localStorage.removeItem(keyName);
   } catch {}
+  mediaKey(key);
+}
+// The host sends media (/media/...) only to a session or a locked station's key: the key
+// goes with every media request as a cookie of this seat's own (img and video elements
+// cannot send headers). It is set before the state that names media is applied.
+const MEDIA_COOKIE_PREFIX = "tilewall_key_";
+function mediaKey(key) {
+  const name = MEDIA_COOKIE_PREFIX + String(seat).replace(/[^A-Za-z0-9_-]/g, "_");
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  const value = key && KEY_PATTERN.test(key) ? `${key}; max-age=31536000` : "; max-age=0";
+  document.cookie = `${name}=${value}; path=/media; SameSite=Strict${secure}`;
 }
 
 // --- clock ----------------------------------------------------------------------------
@@ -298,6 +309,8 @@ async function start() {
   storeKey = chosen.named || !chosen.first ? `${STATE_KEY}.${seat}` : STATE_KEY;
   keyName = KEY_PREFIX + seat;
   adoptFragmentKey();
+  const known = stationKey();
+  if (known) mediaKey(known);
   try {
     const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
     if (saved && saved.state) apply(saved.state, saved.rev || 0);

@@ -1,0 +1,214 @@
+"""``GET /metrics``: the host in the Prometheus text format, one registry per app.
+
+Readable with a session (the console's cookie) or ``Authorization: Bearer TOKEN`` where
+TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
+
+- ``tilewall_http_requests_total`` and ``tilewall_http_request_duration_seconds`` by
+  method and route template (``/api/displays/{displayId}``, never the raw path; answers
+  no route handled count as ``(unrouted)``), the count also by status;
+- ``tilewall_receivers_online``, ``tilewall_receivers_available`` (online, not locked),
+  ``tilewall_displays{state}`` (online, offline) and ``tilewall_displays_showing{what}``
+  (source, welcome, nothing), read from the host at each scrape;
+- ``tilewall_receiver_fanout_seconds`` (a committed change to its messages queued for
+  every affected receiver) and ``tilewall_receiver_fanout_receivers``;
+- ``tilewall_store_commit_seconds`` and ``tilewall_store_commit_failures_total``;
+- ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
+- the process (CPU, memory, open files, start time), Python's GC and platform.
+"""
+
+import hmac
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from litestar import Request, Response, get
+from litestar.enums import ScopeType
+from litestar.exceptions import NotAuthorizedException
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from prometheus_client import (
+    GC_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from tilewall.api.auth import token_of
+from tilewall.host.host import Host
+from tilewall.host.playback import timeline
+
+TOKEN_ENV = "TILEWALL_METRICS_TOKEN"
+#: the Prometheus text format generate_latest writes (Litestar adds the charset)
+TEXT_FORMAT = "text/plain; version=0.0.4"
+ROLES = ("active", "standby", "single")
+UNROUTED = "(unrouted)"
+_FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class HostCollector(Collector):
+    """Gauges read from the host and its receivers when scraped."""
+
+    def __init__(self, metrics: "Metrics") -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        host = self.metrics.host
+        role = GaugeMetricFamily(
+            "tilewall_group_role", "1 for the role of this host in its group", labels=["role"]
+        )
+        current = self.metrics.role()
+        for name in ROLES:
+            role.add_metric([name], 1.0 if name == current else 0.0)
+        yield role
+        if host is None:
+            return
+        state = host.core.state
+        online = {seat for seat in state.stations if host.stations.is_online(seat)}
+        available = sum(1 for seat in online if not state.stations[seat].locked)
+        yield GaugeMetricFamily(
+            "tilewall_receivers_online", "Receivers connected now", value=len(online)
+        )
+        yield GaugeMetricFamily(
+            "tilewall_receivers_available",
+            "Receivers connected and not locked (listed as available)",
+            value=available,
+        )
+        by_state = {"online": 0, "offline": 0}
+        showing = {"source": 0, "welcome": 0, "nothing": 0}
+        for display in state.displays.values():
+            by_state["online" if display.seat_id in online else "offline"] += 1
+            tl = host.playback.effective_timeline(display)
+            if tl.welcome:
+                showing["welcome"] += 1
+            elif timeline.playing_source_id(tl) is not None:
+                showing["source"] += 1
+            else:
+                showing["nothing"] += 1
+        displays = GaugeMetricFamily(
+            "tilewall_displays", "Displays by receiver state", labels=["state"]
+        )
+        for name, count in by_state.items():
+            displays.add_metric([name], count)
+        yield displays
+        shows = GaugeMetricFamily(
+            "tilewall_displays_showing", "Displays by what they show", labels=["what"]
+        )
+        for name, count in showing.items():
+            shows.add_metric([name], count)
+        yield shows
+
+
+class Metrics:
+    """The registry of one app and the instruments the app, hub and store feed."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.host: Host | None = None
+        #: the host's role in its group; a group member replaces it
+        self.role: Callable[[], str] = lambda: "single"
+        self.requests = Counter(
+            "tilewall_http_requests",
+            "HTTP requests answered, by method, route template and status",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "tilewall_http_request_duration_seconds",
+            "Time to answer HTTP requests, by method and route template",
+            ["method", "route"],
+            buckets=_FAST,
+            registry=self.registry,
+        )
+        self.fanout = Histogram(
+            "tilewall_receiver_fanout_seconds",
+            "A committed change to its messages queued for every affected receiver",
+            buckets=_FAST,
+            registry=self.registry,
+        )
+        self.fanout_receivers = Counter(
+            "tilewall_receiver_fanout_receivers",
+            "Receivers sent a new state",
+            registry=self.registry,
+        )
+        self.commit = Histogram(
+            "tilewall_store_commit_seconds",
+            "Time for the store to commit a change",
+            buckets=_FAST,
+            registry=self.registry,
+        )
+        self.commit_failures = Counter(
+            "tilewall_store_commit_failures",
+            "Changes the store failed to commit",
+            registry=self.registry,
+        )
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        if GC_COLLECTOR is not None:
+            GCCollector(registry=self.registry)
+        self.registry.register(HostCollector(self))
+
+    def attach(self, host: Host) -> None:
+        """Read ``host`` at each scrape and time its store commits."""
+        self.host = host
+        host.core.commit_observers.append(self.observe_commit)
+
+    def observe_commit(self, seconds: float, committed: bool) -> None:
+        self.commit.observe(seconds)
+        if not committed:
+            self.commit_failures.inc()
+
+    def observe_fanout(self, seconds: float, receivers: int) -> None:
+        if receivers:
+            self.fanout.observe(seconds)
+            self.fanout_receivers.inc(receivers)
+
+    def middleware(self, app: ASGIApp) -> ASGIApp:
+        """Times every routed HTTP request (Litestar middleware, inside the routing)."""
+
+        async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != ScopeType.HTTP:
+                await app(scope, receive, send)
+                return
+            started = time.perf_counter()
+            try:
+                await app(scope, receive, send)
+            finally:
+                route = scope.get("path_template") or UNROUTED
+                self.latency.labels(scope["method"], route).observe(time.perf_counter() - started)
+
+        return middleware
+
+    async def count(self, message: Message, scope: Scope) -> None:
+        """A ``before_send`` hook: counts every answer with its final status, also those
+        no route handled (404, 405), which count as ``(unrouted)``."""
+        if scope["type"] == ScopeType.HTTP and message["type"] == "http.response.start":
+            route = scope.get("path_template") or UNROUTED
+            self.requests.labels(scope["method"], route, str(message["status"])).inc()
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def allowed(request: Request[Any, Any, Any], host: Host) -> bool:
+    """A live session, or the bearer token of ``TILEWALL_METRICS_TOKEN``."""
+    expected = os.environ.get(TOKEN_ENV, "")
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if expected and scheme.lower() == "bearer" and hmac.compare_digest(given, expected):
+        return True
+    return host.accounts.session(token_of(request)) is not None
+
+
+@get("/metrics", include_in_schema=False, name="metrics", opt={"exclude_from_auth": True})
+async def metrics_page(request: Request[Any, Any, Any], host: Host) -> Response[bytes]:
+    if not allowed(request, host):
+        raise NotAuthorizedException(
+            f"log in, or send Authorization: Bearer with the {TOKEN_ENV} token"
+        )
+    metrics: Metrics = request.app.state.metrics
+    return Response(metrics.text(), media_type=TEXT_FORMAT)

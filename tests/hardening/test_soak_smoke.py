@@ -1,0 +1,29 @@
+"""The soak benchmark (bench/soak.py, make bench-soak) runs: a tiny fleet of churning
+receivers with operators locking, switching and unlocking, for a few seconds. It must see
+no 5xx; memory growth is measured by the benchmark, never asserted here."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.soak import soak, verdict  # noqa: E402
+
+
+@pytest.mark.timeout(120)
+def test_a_tiny_soak_churns_and_sees_no_server_error() -> None:
+    result = soak(receivers=8, seconds=10, operators=2)
+    print(verdict(result))
+    assert result["server_errors_5xx"] == 0, result["errors"]
+    assert result["transport_errors"] == 0, result["errors"]
+    operations = result["operations"]
+    for name in ("lock", "switch", "unlock", "list network"):
+        assert operations[name]["statuses"].get("200", 0) > 0, (name, operations)
+    # receivers left and came back
+    assert result["receiver_connects"] > 8
+    assert len(result["memory_mb"]["samples"]) >= 5
+    assert result["memory_mb"]["start"] > 0 and "memory_growth_percent" in result
