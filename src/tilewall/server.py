@@ -15,7 +15,7 @@ from tilewall.app import create_app
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
-from tilewall.host.ports import Clock, Persistence, SettingsStore
+from tilewall.host.ports import Clock, Persistence, PlayLogStore, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
@@ -23,6 +23,7 @@ from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
 from tilewall.store import Store
+from tilewall.store.plays import PlayRecords
 
 log = logging.getLogger(__name__)
 console = Console(stderr=True)
@@ -50,8 +51,10 @@ def build_host(
     clock: Clock | None = None,
     idle_timeout_s: float = 1800.0,
     machine: MachineFactory | None = None,
+    plays: PlayLogStore | None = None,
 ) -> Host:
-    """A host over ``store`` with its media and logs in ``data_dir``; not yet loaded."""
+    """A host over ``store`` (and ``plays``, its play log) with its media and logs in
+    ``data_dir``; not yet loaded."""
     config = config or Config()
     return Host(
         store,
@@ -66,6 +69,7 @@ def build_host(
             "trusted_licence_keys": dict(config.key_sources),
         },
         data_dir=data_dir,
+        plays=plays,
     )
 
 
@@ -84,6 +88,7 @@ async def open_host(
         config or Config.load(data_dir),
         clock=clock,
         idle_timeout_s=idle_timeout_s,
+        plays=PlayRecords(store.engine),
     )
     await host.load()
     return host
@@ -152,6 +157,7 @@ def make_app(
         app.state.host = host
         bridge.attach(host, hub)
         await hub.start()
+        await host.start()
         await ensure_admin(host, data_dir)
         if demo:
             from tilewall.demo import SEATS, seed_demo

@@ -84,6 +84,10 @@ class Store:
         self._engine = engine
         self._health = _Health()
 
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
         """One write transaction; any failure of the database or the disk is raised as
