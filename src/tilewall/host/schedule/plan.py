@@ -202,7 +202,7 @@ class Tick:
             for occurrence in found.missed:
                 self.note(event.id, occurrence.start_ms, "skipped", "missed: it had ended")
             starting += [(o, event) for o in found.start]
-        for occurrence, event in sorted(starting, key=lambda p: (p[0].start_ms, p[1].priority)):
+        for occurrence, event in sorted(starting, key=lambda p: (p[0].start_ms, -p[1].priority)):
             await self.start(occurrence, event)
 
     async def start(self, occurrence: Occurrence, event: ScheduledEvent) -> None:
