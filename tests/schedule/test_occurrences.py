@@ -137,11 +137,11 @@ def test_bad_rules_are_refused_naming_the_field(rule: str, words: str) -> None:
 
 
 def test_local_times_and_zones_are_checked() -> None:
-    with pytest.raises(Invalid, match="^timeZone: unknown"):
+    with pytest.raises(Invalid, match=r"^timeZone: unknown"):
         occ.zone("Mars/Olympus_Mons")
-    with pytest.raises(Invalid, match="^start: .* has an offset"):
+    with pytest.raises(Invalid, match=r"^start: .* has an offset"):
         occ.local("2026-03-02T09:00:00+01:00", "start")
-    with pytest.raises(Invalid, match="^start: .*not a local date-time"):
+    with pytest.raises(Invalid, match=r"^start: .*not a local date-time"):
         occ.local("2026-03-02", "start")
     assert occ.local("2026-03-02T09:00", "start") == datetime(2026, 3, 2, 9)
     assert occ.parse_instant("2026-03-02T14:00:00Z", "from", occ.zone(NY)) == ms("2026-03-02T14:00")
