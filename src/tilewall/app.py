@@ -28,9 +28,11 @@ from tilewall.api import (
     mirrorgroups,
     network,
     overlays,
+    playlog,
     presets,
     printprofiles,
     render,
+    schedule,
     serial,
     session,
     settings,
@@ -70,6 +72,8 @@ API_MODULES: list[ModuleType] = [
     serial,
     controlroom,
     sourcetypes,
+    schedule,
+    playlog,
     fallback,
     render,
 ]
@@ -139,7 +143,12 @@ def create_app(
     handlers: list[ControllerRouterHandler] = []
     for module in API_MODULES:
         handlers += module.ROUTES
-    api = Router(path="/api", route_handlers=handlers, guards=[require_session])
+    api = Router(
+        path="/api",
+        route_handlers=handlers,
+        guards=[require_session],
+        middleware=[playlog.client_trigger],
+    )
     routes: list[ControllerRouterHandler] = [api, media_file, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():

@@ -64,6 +64,14 @@ class Scheduler:
             self._seen = seen
             self._next_ms = self._next_after(now, new)
 
+    async def settle(self) -> None:
+        """Tick now, after an event changed, so that an occurrence it starts or ends does
+        so before the change is answered; a store that fails leaves it to the loop."""
+        try:
+            await self.tick()
+        except StoreFailed as error:
+            log.error("the scheduler could not apply a changed event yet: %s", error)
+
     def _next_after(self, now_ms: int, state: ScheduleState) -> int | None:
         found = [r.end_ms for r in state.runs]
         for event in self._core.state.events.values():
@@ -83,6 +91,7 @@ class Scheduler:
     async def start(self) -> None:
         """Start the play log and the loop (the host applies what it missed first)."""
         await self._playlog.start()
+        await self.settle()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._loop())
 
