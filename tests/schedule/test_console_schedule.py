@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -178,7 +179,7 @@ def test_the_play_log_shows_what_played_with_filters_and_a_csv(page: Any, host: 
         page.get_by_role("link", name="Download CSV").click()
     download = caught.value
     assert download.suggested_filename == "playlog.csv"
-    rows = list(csv.DictReader(io.StringIO(open(download.path(), encoding="utf-8").read())))
+    rows = list(csv.DictReader(io.StringIO(Path(download.path()).read_text(encoding="utf-8"))))
     assert rows and {r["displayId"] for r in rows} == {str(display)}
     assert [r["trigger"] for r in rows[-2:]] == ["console", "preset"]
     assert rows[-2]["sourceName"] == source["sourceName"] and rows[-1]["cause"] == "Demo Start"
