@@ -102,8 +102,10 @@ def test_an_event_made_in_the_form_shows_in_the_week_and_the_list(
     assert made["recurrence"] == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
     assert made["action"]["zoneId"] == zone["zoneId"]
     # the week shown is this week: its weekdays, in the zone's row
+    selector = f'.week tr[data-target="zone:{zone["zoneId"]}"] .occurrence'
+    count = f"() => document.querySelectorAll('{selector}').length === 5"
+    page.wait_for_function(count)
     row = page.locator(f'.week tr[data-target="zone:{zone["zoneId"]}"]')
-    assert row.locator(".occurrence").count() == 5
     assert "09:00–10:30" in row.locator(".occurrence").first.inner_text()
     assert (
         page.locator(f'tr[data-event-id="{made["id"]}"]').inner_text().count("every weekday") == 1
