@@ -146,3 +146,13 @@ def test_local_times_and_zones_are_checked() -> None:
     assert occ.local("2026-03-02T09:00", "start") == datetime(2026, 3, 2, 9)
     assert occ.parse_instant("2026-03-02T14:00:00Z", "from", occ.zone(NY)) == ms("2026-03-02T14:00")
     assert occ.parse_instant("2026-03-02T09:00", "from", occ.zone(NY)) == ms("2026-03-02T14:00")
+
+
+@pytest.mark.parametrize("text", ["0001-01-01T00:00:00", "9999-12-31T23:59:59"])
+def test_years_far_away_are_refused(text: str) -> None:
+    with pytest.raises(Invalid, match=r"^start: the year must be between"):
+        occ.local(text, "start")
+    with pytest.raises(Invalid, match=r"^from: the year"):
+        occ.parse_instant(text[:10], "from", occ.zone(NY))
+    with pytest.raises(Invalid, match=r"^exdates\[0\]: the year"):
+        occ.exdate(text[:10], "exdates[0]")

@@ -66,11 +66,21 @@ def local(value: str, field: str) -> datetime:
         )
     if len(value.strip()) < len("YYYY-MM-DDTHH:MM"):
         raise Invalid(f"{field}: {value!r} is not a local date-time {LOCAL_FORMAT}")
+    _in_range(parsed, field)
     return parsed.replace(microsecond=0)
 
 
+#: the years events and windows may name
+FIRST_YEAR, LAST_YEAR = 1971, 2200
+
+
+def _in_range(moment: datetime, field: str) -> None:
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise Invalid(f"{field}: the year must be between {FIRST_YEAR} and {LAST_YEAR}")
+
+
 def local_text(value: datetime) -> str:
-    return value.strftime("%Y-%m-%dT%H:%M:%S")
+    return value.isoformat(timespec="seconds")
 
 
 def exdate(value: str, field: str) -> date | datetime:
@@ -78,9 +88,12 @@ def exdate(value: str, field: str) -> date | datetime:
     text = value.strip()
     if len(text) == len("YYYY-MM-DD"):
         try:
-            return date.fromisoformat(text)
+            day = date.fromisoformat(text)
         except ValueError:
             pass
+        else:
+            _in_range(datetime(day.year, 1, 1), field)
+            return day
         raise Invalid(f"{field}: {value!r} is not a date YYYY-MM-DD or a local date-time")
     return local(text, field)
 
@@ -112,6 +125,7 @@ def parse_instant(value: str, field: str, tz: zoneinfo.ZoneInfo) -> int:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise Invalid(f"{field}: {value!r} is not an ISO 8601 date-time") from None
+    _in_range(parsed, field)
     if parsed.tzinfo is None:
         return instant_ms(parsed, tz)
     return int(parsed.timestamp() * 1000)
