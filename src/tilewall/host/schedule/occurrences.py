@@ -247,11 +247,14 @@ def running_or_starting(
 
 
 def next_start(event: ScheduledEvent, host_zone: str, after_ms: int, horizon_ms: int) -> int | None:
-    """The start of the first occurrence after ``after_ms`` within ``horizon_ms``."""
+    """The start of the first occurrence after ``after_ms``, looked for within
+    ``horizon_ms`` of the later of ``after_ms`` and the event's first start."""
     step = 7 * 24 * 3600 * 1000
-    low = after_ms + 1
-    while low < after_ms + horizon_ms:
-        for occurrence in expand(event, host_zone, low, low + step):
+    first = instant_ms(local(event.start, "start"), event_zone(event, host_zone))
+    low = max(after_ms + 1, first - 2 * 24 * 3600 * 1000)
+    end = low + horizon_ms
+    while low < end:
+        for occurrence in expand(event, host_zone, max(low, after_ms + 1), low + step):
             return occurrence.start_ms
         low += step
     return None
