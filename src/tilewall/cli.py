@@ -53,6 +53,13 @@ def main() -> None:
     help="Let the host change the machine (host name, time zone, network, power, packages, "
     "remote control). Also TILEWALL_HOST_MANAGEMENT=1. Off: those changes are simulated.",
 )
+@click.option(
+    "--database",
+    metavar="URL",
+    help="Keep the host's state in this PostgreSQL database "
+    "(postgresql://USER:PASSWORD@HOST:PORT/DATABASE). Also TILEWALL_DATABASE. "
+    "Default: SQLite in the data directory.",
+)
 def serve(
     bind: str,
     port: int,
@@ -61,6 +68,7 @@ def serve(
     server: str,
     session_idle_seconds: float,
     host_management: bool,
+    database: str | None,
 ) -> None:
     """Serve the interface, the receivers and the console."""
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
@@ -70,7 +78,7 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
     try:
-        config = Config.load(data_dir, host_management)
+        config = Config.load(data_dir, host_management, database=database)
     except ConfigError as error:
         console.print(f"[red]{error}[/]")
         sys.exit(2)

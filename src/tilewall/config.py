@@ -10,6 +10,11 @@ base64url (what ``tilewall license keygen`` writes), read from
 ``DATA_DIR/trusted-keys/*.pub`` and from ``TILEWALL_LICENCE_KEYS`` (raw keys separated
 by commas or white space). A key that cannot be read stops the host from starting:
 a typo there would otherwise show up only as refused licences.
+
+The host keeps its state in SQLite in the data directory unless ``--database`` or
+``TILEWALL_DATABASE`` names a PostgreSQL database
+(``postgresql://USER:PASSWORD@HOST:PORT/DATABASE``), the one a group of hosts shares;
+the data directory still holds logs, media and local files.
 """
 
 import os
@@ -22,6 +27,8 @@ from tilewall.host.system.licensing import key_id, load_public_key, public_key_t
 
 HOST_MANAGEMENT_ENV = "TILEWALL_HOST_MANAGEMENT"
 LICENCE_KEYS_ENV = "TILEWALL_LICENCE_KEYS"
+DATABASE_ENV = "TILEWALL_DATABASE"
+_DATABASE_URL = re.compile(r"(postgres|postgresql)(\+asyncpg)?://\S*|sqlite(\+aiosqlite)?:///\S+")
 TRUSTED_KEYS_DIR = "trusted-keys"
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -39,6 +46,8 @@ class Config:
     network_apply_seconds: float = 2.0
     #: where each trusted key came from, by key id; shown in troubleshooting reports
     key_sources: Mapping[str, str] = field(default_factory=dict)
+    #: the database URL of the host's store; None: SQLite in the data directory
+    database: str | None = None
 
     @classmethod
     def load(
@@ -46,11 +55,12 @@ class Config:
         data_dir: Path,
         host_management: bool | None = None,
         env: Mapping[str, str] | None = None,
+        database: str | None = None,
     ) -> "Config":
         """The configuration of a host in ``data_dir``.
 
         ``host_management`` True (the command-line flag) turns management on; otherwise
-        the environment decides.
+        the environment decides; so it does for ``database`` (``--database``) when None.
         """
         env = os.environ if env is None else env
         managed = bool(host_management) or env.get(HOST_MANAGEMENT_ENV, "").strip().lower() in _TRUE
@@ -70,7 +80,13 @@ class Config:
                 kid = key_id(load_public_key(text))
                 keys.setdefault(kid, text)
                 sources.setdefault(kid, LICENCE_KEYS_ENV)
-        return cls(managed, tuple(keys.values()), key_sources=sources)
+        url = (database or env.get(DATABASE_ENV, "")).strip() or None
+        if url is not None and not _DATABASE_URL.fullmatch(url):
+            raise ConfigError(
+                f"--database/{DATABASE_ENV} is not a PostgreSQL URL: "
+                "use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+            )
+        return cls(managed, tuple(keys.values()), key_sources=sources, database=url)
 
 
 def _read_key(text: str, where: str) -> str:

@@ -22,7 +22,7 @@ from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
-from tilewall.store import Store
+from tilewall.store import open_store
 from tilewall.store.plays import PlayRecords
 
 log = logging.getLogger(__name__)
@@ -79,13 +79,16 @@ async def open_host(
     *,
     clock: Clock | None = None,
     idle_timeout_s: float = 1800.0,
+    database: str | None = None,
 ) -> Host:
-    """The host kept in ``data_dir`` (SQLite), loaded and ready."""
-    store = await Store.open(data_dir)
+    """The host with its media and logs in ``data_dir``, loaded and ready; its state is
+    in the database ``database`` (else the configuration's), or SQLite in ``data_dir``."""
+    config = config or Config.load(data_dir)
+    store = await open_store(data_dir, database or config.database)
     host = build_host(
         store,
         data_dir,
-        config or Config.load(data_dir),
+        config,
         clock=clock,
         idle_timeout_s=idle_timeout_s,
         plays=PlayRecords(store.engine),
@@ -135,10 +138,12 @@ def make_app(
     demo: bool = False,
     session_idle_seconds: float = 1800.0,
     config: Config | None = None,
+    database: str | None = None,
 ) -> Litestar:
     """An app that opens the host in ``data_dir`` on startup and closes it on shutdown.
 
-    ``config`` defaults to :meth:`Config.load` (environment and ``data_dir``).
+    ``config`` defaults to :meth:`Config.load` (environment and ``data_dir``);
+    ``database``, a PostgreSQL URL, overrides the configuration's store.
     """
     handlers: list[logging.Handler] = []
     bridge = HostBridge()
@@ -152,7 +157,10 @@ def make_app(
         if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
             access_logger.setLevel(logging.INFO)
         host = await open_host(
-            data_dir, config or Config.load(data_dir), idle_timeout_s=session_idle_seconds
+            data_dir,
+            config or Config.load(data_dir),
+            idle_timeout_s=session_idle_seconds,
+            database=database,
         )
         app.state.host = host
         bridge.attach(host, hub)

@@ -14,8 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Play
 from tilewall.store import tables
-
-_FAILURES = (sa.exc.SQLAlchemyError, OSError)
+from tilewall.store.health import FAILURES
 
 
 class PlayRecords:
@@ -33,7 +32,7 @@ class PlayRecords:
             else:
                 async with self._engine.connect() as conn:
                     yield conn
-        except _FAILURES as error:
+        except FAILURES as error:
             raise StoreFailed(
                 f"the play log cannot be {'written' if write else 'read'} ({type(error).__name__})"
             ) from error

@@ -1,0 +1,169 @@
+"""The store's ports over one SQLAlchemy Core async engine, for SQLite and PostgreSQL.
+
+The statements are the same for both dialects; upserts are single ``INSERT ... ON
+CONFLICT DO UPDATE`` statements, which both dialects speak (SQLAlchemy builds them with
+the dialect's own ``insert``). Every write is one transaction, answered only once it has
+committed; any failure of the database, its connection or the disk under it is raised
+as :class:`~tilewall.host.errors.StoreFailed` with nothing of the transaction kept.
+"""
+
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from tilewall.host.errors import StoreFailed
+from tilewall.host.ports import Change
+from tilewall.store import tables
+from tilewall.store.health import FAILURES, Health, describe
+
+_INSERTS: dict[str, Callable[[sa.Table], Any]] = {
+    "postgresql": postgresql.insert,
+    "sqlite": sqlite.insert,
+}
+
+
+def upsert(dialect: str, table: sa.Table, *update: str) -> sa.Insert:
+    """``INSERT`` into ``table`` that updates the ``update`` columns of the row that has
+    the same primary key, in one statement."""
+    insert = _INSERTS[dialect](table)
+    keys = [column.name for column in table.primary_key]
+    statement: sa.Insert = insert.on_conflict_do_update(
+        index_elements=keys, set_={name: insert.excluded[name] for name in update}
+    )
+    return statement
+
+
+class Statements:
+    """The store's statements for one dialect, built once."""
+
+    def __init__(self, dialect: str) -> None:
+        docs, users, sessions = tables.documents, tables.users, tables.sessions
+        self.put_documents = upsert(dialect, docs, "body")
+        self.delete_document = sa.delete(docs).where(
+            docs.c.kind == sa.bindparam("b_kind"), docs.c.key == sa.bindparam("b_key")
+        )
+        self.documents = sa.select(docs.c.kind, docs.c.key, docs.c.body)
+        # a new password keeps the user's creation time
+        self.put_user = upsert(dialect, users, "password_hash")
+        self.users = sa.select(users.c.name, users.c.password_hash)
+        self.put_session = upsert(dialect, sessions, "user", "keep", "created_ms")
+        self.sessions = sa.select(
+            sessions.c.token_hash, sessions.c.user, sessions.c.keep, sessions.c.created_ms
+        )
+
+
+class SqlStore:
+    """Documents of the host model, users and sessions in one SQL database.
+
+    ``failures`` are the exceptions that mean the database cannot do what was asked
+    (they become :class:`StoreFailed`); anything else is a bug and propagates as is.
+    """
+
+    failures: tuple[type[BaseException], ...] = FAILURES
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._health = Health()
+        self._sql = Statements(engine.dialect.name)
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction, committed when the block exits; any failure of the
+        database, its connection or the disk is raised as :class:`StoreFailed` (nothing
+        of the transaction is kept)."""
+        try:
+            async with self._engine.begin() as conn:
+                yield conn
+        except self.failures as error:
+            raise self._health.failed(error) from error
+        self._health.succeeded()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        try:
+            async with self._engine.connect() as conn:
+                yield conn
+        except self.failures as error:
+            raise StoreFailed(f"the host's store cannot be read: {describe(error)}") from error
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    # documents
+
+    async def load_documents(self) -> dict[str, dict[str, bytes]]:
+        out: dict[str, dict[str, bytes]] = {}
+        async with self._read() as conn:
+            for kind, key, body in await conn.execute(self._sql.documents):
+                out.setdefault(kind, {})[key] = bytes(body)
+        return out
+
+    async def apply(self, changes: Iterable[Change]) -> None:
+        """Write every change in one transaction; it is committed when this returns.
+
+        The last change to a document wins; writes are upserts, deletions delete.
+        """
+        latest: dict[tuple[str, str], bytes | None] = {}
+        for change in changes:
+            latest[(change.kind, change.key)] = change.body
+        puts = [
+            {"kind": k, "key": key, "body": b} for (k, key), b in latest.items() if b is not None
+        ]
+        gone = [{"b_kind": k, "b_key": key} for (k, key), b in latest.items() if b is None]
+        if not puts and not gone:
+            return
+        async with self._write() as conn:
+            if gone:
+                await conn.execute(self._sql.delete_document, gone)
+            if puts:
+                await conn.execute(self._sql.put_documents, puts)
+
+    # users
+
+    async def users(self) -> dict[str, str]:
+        async with self._read() as conn:
+            return {name: pw for name, pw in await conn.execute(self._sql.users)}
+
+    async def put_user(self, name: str, password_hash: str, now_ms: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                self._sql.put_user,
+                {"name": name, "password_hash": password_hash, "created_ms": now_ms},
+            )
+
+    async def delete_user(self, name: str) -> bool:
+        users, sessions = tables.users, tables.sessions
+        async with self._write() as conn:
+            result = await conn.execute(sa.delete(users).where(users.c.name == name))
+            await conn.execute(sa.delete(sessions).where(sessions.c.user == name))
+        return bool(result.rowcount)
+
+    # sessions
+
+    async def sessions(self) -> list[tuple[str, str, bool, int]]:
+        async with self._read() as conn:
+            rows = await conn.execute(self._sql.sessions)
+            return [(t, u, bool(k), int(c)) for t, u, k, c in rows]
+
+    async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                self._sql.put_session,
+                {"token_hash": token_hash, "user": user, "keep": keep, "created_ms": now_ms},
+            )
+
+    async def delete_sessions(self, token_hashes: Iterable[str]) -> None:
+        hashes = list(token_hashes)
+        if not hashes:
+            return
+        sessions = tables.sessions
+        async with self._write() as conn:
+            await conn.execute(sa.delete(sessions).where(sessions.c.token_hash.in_(hashes)))

@@ -1,0 +1,168 @@
+"""The store port (documents, users, sessions), the same on SQLite and PostgreSQL."""
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tilewall.host.errors import StoreFailed
+from tilewall.host.ports import Change, Persistence
+from tilewall.store import SqlStore, open_store
+
+BINARY = bytes(range(256)) * 64  # every byte value, 16 KiB
+JSON = '{"name":"Hall ü 🎬","n":1}'.encode()
+
+
+def test_both_stores_satisfy_the_port(store: SqlStore) -> None:
+    persistence: Persistence = store
+    assert persistence is store
+
+
+async def test_a_new_store_is_empty(store: SqlStore) -> None:
+    assert await store.load_documents() == {}
+    assert await store.users() == {}
+    assert await store.sessions() == []
+
+
+async def test_documents_round_trip(store: SqlStore) -> None:
+    await store.apply(
+        [
+            Change("source", "1", JSON),
+            Change("source", "2", b"{}"),
+            Change("display", "seat ü/1", BINARY),
+            Change("setting", "mapping_generation", b"7"),
+        ]
+    )
+    assert await store.load_documents() == {
+        "source": {"1": JSON, "2": b"{}"},
+        "display": {"seat ü/1": BINARY},
+        "setting": {"mapping_generation": b"7"},
+    }
+
+
+async def test_a_put_replaces_the_document_in_place(store: SqlStore) -> None:
+    await store.apply([Change("source", "1", b"old"), Change("source", "2", b"two")])
+    await store.apply([Change("source", "1", b"new")])
+    assert await store.load_documents() == {"source": {"1": b"new", "2": b"two"}}
+
+
+async def test_delete(store: SqlStore) -> None:
+    await store.apply([Change("source", "1", b"a"), Change("source", "2", b"b")])
+    await store.apply([Change("source", "1", None), Change("source", "never there", None)])
+    assert await store.load_documents() == {"source": {"2": b"b"}}
+    await store.apply([Change("source", "2", None)])
+    assert await store.load_documents() == {}
+
+
+async def test_the_last_change_to_a_document_wins(store: SqlStore) -> None:
+    await store.apply([Change("zone", "z", b"kept")])
+    await store.apply(
+        [
+            Change("source", "1", b"first"),
+            Change("source", "1", None),
+            Change("source", "2", b"first"),
+            Change("source", "2", b"second"),
+            Change("zone", "z", None),
+            Change("zone", "z", b"again"),
+        ]
+    )
+    assert await store.load_documents() == {"source": {"2": b"second"}, "zone": {"z": b"again"}}
+
+
+async def test_nothing_to_write_is_no_transaction(store: SqlStore) -> None:
+    await store.apply([])
+    assert await store.load_documents() == {}
+
+
+def _broken() -> Change:
+    """A change no database accepts (a document without a kind)."""
+    bad: Any = None
+    return Change(bad, "broken", b"x")
+
+
+async def test_many_changes_are_one_transaction(store: SqlStore) -> None:
+    await store.apply([Change("source", "old", b"before"), Change("zone", "z", b"before")])
+    with pytest.raises(StoreFailed, match="nothing was changed"):
+        await store.apply(
+            [
+                Change("source", "new", b"after"),
+                Change("source", "old", None),
+                Change("zone", "z", b"after"),
+                _broken(),
+                Change("preset", "p", b"after"),
+            ]
+        )
+    assert await store.load_documents() == {
+        "source": {"old": b"before"},
+        "zone": {"z": b"before"},
+    }
+    # and the store goes on working
+    await store.apply([Change("preset", "p", b"after")])
+    assert (await store.load_documents())["preset"] == {"p": b"after"}
+
+
+async def test_an_outage_is_logged_once_and_the_recovery_once(
+    store: SqlStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="tilewall.store")
+    for _ in range(3):
+        with pytest.raises(StoreFailed):
+            await store.apply([_broken()])
+    await store.apply([Change("source", "1", b"ok")])
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("the store cannot write" in m for m in messages) == 1, messages
+    assert sum("writes again after 3 failed writes" in m for m in messages) == 1, messages
+    # the statement and its values stay out of the log
+    assert not any("INSERT" in m or "broken" in m for m in messages), messages
+
+
+async def test_users(store: SqlStore) -> None:
+    await store.put_user("admin", "hash-1", 1_000)
+    await store.put_user("operator", "hash-2", 2_000)
+    await store.put_user("admin", "hash-3", 3_000)  # a new password
+    assert await store.users() == {"admin": "hash-3", "operator": "hash-2"}
+    assert await store.delete_user("operator") is True
+    assert await store.delete_user("operator") is False
+    assert await store.users() == {"admin": "hash-3"}
+
+
+async def test_sessions(store: SqlStore) -> None:
+    await store.put_user("admin", "h", 1)
+    await store.put_session("t1", "admin", True, 1_700_000_000_001)
+    await store.put_session("t2", "admin", False, 1_700_000_000_002)
+    await store.put_session("t3", "admin", False, 1_700_000_000_003)
+    assert sorted(await store.sessions()) == [
+        ("t1", "admin", True, 1_700_000_000_001),
+        ("t2", "admin", False, 1_700_000_000_002),
+        ("t3", "admin", False, 1_700_000_000_003),
+    ]
+    await store.delete_sessions(["t2", "unknown"])
+    await store.delete_sessions([])
+    assert sorted(s[0] for s in await store.sessions()) == ["t1", "t3"]
+
+
+async def test_removing_a_user_ends_their_sessions(store: SqlStore) -> None:
+    await store.put_user("a", "h", 1)
+    await store.put_user("b", "h", 1)
+    await store.put_session("ta", "a", True, 1)
+    await store.put_session("tb", "b", True, 1)
+    await store.delete_user("a")
+    assert await store.sessions() == [("tb", "b", True, 1)]
+
+
+async def test_everything_is_there_after_reopening(database: str | None, tmp_path: Path) -> None:
+    first = await open_store(tmp_path / "store", database)
+    try:
+        await first.apply([Change("source", "1", JSON), Change("display", "2", BINARY)])
+        await first.put_user("admin", "hash", 1)
+        await first.put_session("t", "admin", True, 2)
+    finally:
+        await first.close()
+    again = await open_store(tmp_path / "store", database)
+    try:
+        assert await again.load_documents() == {"source": {"1": JSON}, "display": {"2": BINARY}}
+        assert await again.users() == {"admin": "hash"}
+        assert await again.sessions() == [("t", "admin", True, 2)]
+    finally:
+        await again.close()

@@ -1,0 +1,108 @@
+"""The same alembic migrations build the schema on SQLite and on PostgreSQL, and the
+schema they build is the one the store's statements are written against."""
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tilewall.store import engine_for
+from tilewall.store.migrate import MIGRATIONS, current, migrate, upgrade
+from tilewall.store.tables import metadata
+
+HEAD = "0002"
+
+
+@pytest.fixture
+def url(database: str | None, tmp_path: Path) -> str:
+    """A database URL of either dialect: a SQLite file, or a fresh PostgreSQL database."""
+    return database or f"sqlite:///{tmp_path / 'migrated.db'}"
+
+
+def _differences(connection: sa.Connection) -> list[object]:
+    return list(compare_metadata(MigrationContext.configure(connection), metadata))
+
+
+def _downgrade(connection: sa.Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.downgrade(config, "base")
+
+
+async def _tables(engine: AsyncEngine) -> set[str]:
+    async with engine.connect() as conn:
+        names = await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
+    return set(names) - {"alembic_version"}
+
+
+async def test_the_migrations_build_the_schema_of_the_tables(url: str) -> None:
+    engine = engine_for(url)
+    try:
+        assert await current(engine) is None
+        await upgrade(engine)
+        assert await current(engine) == HEAD
+        assert await _tables(engine) == {"documents", "users", "sessions", "plays"}
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_differences) == []
+        await upgrade(engine)  # at head already: nothing to do
+        assert await current(engine) == HEAD
+    finally:
+        await engine.dispose()
+
+
+async def test_the_initial_migration_goes_down_and_up_again(url: str) -> None:
+    engine = engine_for(url)
+    try:
+        await upgrade(engine)
+        async with engine.begin() as conn:
+            await conn.run_sync(_downgrade)
+        assert await current(engine) is None
+        assert await _tables(engine) == set()
+        await upgrade(engine)
+        assert await current(engine) == HEAD
+    finally:
+        await engine.dispose()
+
+
+def test_migrate_takes_a_url_of_either_dialect(url: str) -> None:
+    migrate(url)
+
+    async def revision() -> str | None:
+        engine = engine_for(url)
+        try:
+            return await current(engine)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(revision()) == HEAD
+
+
+def test_hosts_of_a_group_starting_together_migrate_one_after_the_other(
+    postgres_url: str,
+) -> None:
+    code = "import sys; from tilewall.store.migrate import migrate; migrate(sys.argv[1])"
+    hosts = [
+        subprocess.Popen([sys.executable, "-c", code, postgres_url], stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    for host in hosts:
+        _, err = host.communicate(timeout=60)
+        assert host.returncode == 0, err.decode()[-2000:]
+
+    async def revision() -> str | None:
+        engine = engine_for(postgres_url)
+        try:
+            return await current(engine)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(revision()) == HEAD

@@ -1,0 +1,231 @@
+"""A host on PostgreSQL, driven over HTTP: its state lives in the database (a restart
+on another data directory finds it all), ``tilewall serve --database`` works as a real
+process, and a database that goes away makes writes answer 503 with nothing applied
+until it is back, without restarting the host."""
+
+import logging
+import os
+import subprocess
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from litestar.testing import TestClient
+
+from tests.conftest import ADMIN, PASSWORD, login
+from tests.helpers import (
+    WEB,
+    ServerProcess,
+    create_source,
+    error,
+    free_port,
+    locked_display,
+    make_wall,
+    ok,
+    url,
+)
+from tests.store.pgserver import PostgresServer
+from tilewall.server import make_app
+
+ENV = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
+WEB_SOURCE = {
+    "sourceName": "Lobby page",
+    "sourceType": WEB,
+    "params": [{"type": "URL", "paramName": "URL", "paramValue": "https://example.org/"}],
+}
+
+
+def client_for(data_dir: Path, database: str) -> TestClient:  # type: ignore[type-arg]
+    app = make_app(data_dir, database=database)
+    return TestClient(app, base_url="http://testserver.local/api")
+
+
+def snapshot(api: TestClient) -> dict[str, Any]:  # type: ignore[type-arg]
+    """What a client sees of the topology and content (without who is online now)."""
+    seen = {path: ok(api.get(path)) for path in ("/sources", "/presets", "/videowalls", "/zones")}
+    displays = ok(api.get("/displays"))
+    for item in displays["displays"]:
+        item.pop("isOnline", None)
+    seen["/displays"] = displays
+    return seen
+
+
+def test_a_restart_on_another_machine_finds_everything_in_the_database(
+    data_dir: Path, postgres_url: str, tmp_path: Path
+) -> None:
+    with client_for(data_dir, postgres_url) as api:
+        token = login(api, keep=True)
+        api.cookies.set("JSESSIONID", token)
+        display = locked_display(api, "pg-seat-1", "10.9.0.1")
+        make_wall(api, "Database wall")
+        page = create_source(api, WEB, "Kept page", URL="https://example.org/kept")
+        ok(api.put(f"/displays/{display}/switch", params={"destinationSourceId": page["sourceId"]}))
+        ok(api.put(f"/displays/{display}/tag", json={"displayTag": "in the database"}))
+        preset = ok(api.post("/presets", json={"name": "Kept preset"}))
+        before = snapshot(api)
+    assert before["/sources"]["sources"] and before["/presets"]["presets"]
+    assert not (data_dir / "tilewall.db").exists()  # nothing of the state is local
+
+    elsewhere = tmp_path / "another-host"
+    with client_for(elsewhere, postgres_url) as api:
+        api.cookies.set("JSESSIONID", token)  # the kept session is in the database too
+        assert snapshot(api) == before
+        assert ok(api.put(url("presets", preset["id"], "switch")))["playing"] is True
+    # the admin was made once, by the first host
+    assert not (elsewhere / "initial-admin-password").exists()
+
+
+def _names(api: TestClient) -> list[str]:  # type: ignore[type-arg]
+    return sorted(s["sourceName"] for s in ok(api.get("/sources"))["sources"])
+
+
+def test_writes_answer_503_while_the_database_is_down_and_work_once_it_is_back(
+    data_dir: Path,
+    postgres_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    logged = Records()
+    store_log = logging.getLogger("tilewall.store")
+    store_log.addHandler(logged)
+    try:
+        after = _outage(data_dir, postgres_url, postgres_server)
+    finally:
+        store_log.removeHandler(logged)
+    # the cause once for the whole outage, and the recovery once
+    assert sum("the store cannot write" in m for m in logged.messages) == 1, logged.messages
+    assert sum("the store writes again after" in m for m in logged.messages) == 1, logged.messages
+
+    # and the database holds exactly what was acknowledged
+    with client_for(data_dir, postgres_url) as api:
+        api.cookies.set("JSESSIONID", login(api))
+        assert snapshot(api) == after
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def _outage(data_dir: Path, postgres_url: str, postgres_server: PostgresServer) -> Any:
+    """Write, stop the database, write (refused), start it, write again; what the host
+    shows at the end."""
+    with client_for(data_dir, postgres_url) as api:
+        api.cookies.set("JSESSIONID", login(api))
+        kept = ok(api.post("/sources", json={**WEB_SOURCE, "sourceName": "Kept"}))
+        wall = make_wall(api, "Wall")
+        before = snapshot(api)
+
+        postgres_server.stop("fast")
+        try:
+            error(api.post("/sources", json=WEB_SOURCE), 503, "nothing was changed")
+            error(api.delete(url("videowalls", wall.id)), 503, "nothing was changed")
+            renamed = {**WEB_SOURCE, "sourceName": "Renamed"}
+            error(api.put(url("sources", kept["sourceId"]), json=renamed), 503)
+            # a login is a write too; it is refused, not half-made
+            anonymous = api.post("/session", json={"user": ADMIN, "password": PASSWORD})
+            assert anonymous.status_code == 503, anonymous.text
+            # reads go on from memory, which holds only what was committed
+            assert snapshot(api) == before
+        finally:
+            postgres_server.start()
+
+        # the same host, not restarted: the same write succeeds
+        ok(api.post("/sources", json=WEB_SOURCE))
+        assert _names(api) == ["Kept", "Lobby page"]
+        ok(api.delete(url("videowalls", wall.id)))
+        assert ok(api.get("/zones")) == {"zones": []}
+        return snapshot(api)
+
+
+def _serve(data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> ServerProcess:
+    """``tilewall serve`` with ``extra`` options, as an operator runs it."""
+    server = ServerProcess(data_dir, {**ENV, **(env or {})})
+    server.proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from tilewall.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(server.port),
+            "--data-dir",
+            str(data_dir),
+            *extra,
+        ],
+        env={**os.environ, **server.env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"server exited: {server.proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        try:
+            httpx.get(f"{server.base}/openapi.json", timeout=1.0)
+            return server
+        except httpx.TransportError:
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError("server did not start in time")
+
+
+def _session(base: str) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=10)
+    response = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
+    assert response.status_code == 200, response.text
+    client.cookies.set("JSESSIONID", response.json()["session"]["value"])
+    return client
+
+
+@pytest.mark.timeout(90)
+def test_serve_with_database_as_a_real_process(postgres_url: str, tmp_path: Path) -> None:
+    server = _serve(tmp_path / "first", "--database", postgres_url)
+    try:
+        with closing(_session(server.base)) as client:
+            assert client.post("/sources", json=WEB_SOURCE).status_code == 200
+    finally:
+        server.stop()
+    assert not (tmp_path / "first" / "tilewall.db").exists()
+    assert (tmp_path / "first" / "logs").is_dir()  # the data directory keeps the logs
+
+    # another host on the same database, given it by the environment
+    server = _serve(tmp_path / "second", env={"TILEWALL_DATABASE": postgres_url})
+    try:
+        with closing(_session(server.base)) as client:
+            sources = client.get("/sources").json()["sources"]
+            assert [s["sourceName"] for s in sources] == ["Lobby page"]
+    finally:
+        server.stop()
+
+
+def test_serve_refuses_a_database_url_it_cannot_use(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from tilewall.cli import main; main()",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--database",
+            "mysql://someone@db/tilewall",
+        ],
+        env={**os.environ, **ENV},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "postgresql://" in done.stderr
