@@ -284,3 +284,22 @@ def test_the_openapi_document_marks_them_as_extensions(api: Any) -> None:
     ):
         for method in methods:
             assert paths[path][method].get("x-tilewall-extension") is True, (path, method)
+
+
+def test_an_event_follows_the_hosts_time_zone_when_it_changes(
+    api: Any, rig: dict[str, Any]
+) -> None:
+    follows = ok(api.post("/schedule", json=switch_event(rig["display"])))
+    pinned = ok(
+        api.post("/schedule", json=switch_event(rig["display"], timeZone="America/New_York"))
+    )
+    assert follows["next"] == pinned["next"] == "2026-03-02T14:00:00Z"
+    ok(api.put("/system/timezone", json={"timezone": "Asia/Tokyo"}))
+    moved = ok(api.get(f"/schedule/{follows['id']}"))
+    assert moved["timeZone"] == "Asia/Tokyo" and moved["followsHostTimeZone"] is True
+    assert moved["next"] == "2026-03-03T00:00:00Z"  # 09:00 on Tuesday in Tokyo
+    assert ok(api.get(f"/schedule/{pinned['id']}"))["next"] == "2026-03-02T14:00:00Z"
+    at(api, "2026-03-02T19:00:00")  # 09:00 on Tuesday in Tokyo
+    host = host_of(api)
+    ads = rig["sources"]["Ads"]["sourceId"]
+    assert host.state.displays[rig["display"]].timeline.assigned_source_id == ads

@@ -251,6 +251,8 @@ def next_start(event: ScheduledEvent, host_zone: str, after_ms: int, horizon_ms:
     ``horizon_ms`` of the later of ``after_ms`` and the event's first start."""
     step = 7 * 24 * 3600 * 1000
     first = instant_ms(local(event.start, "start"), event_zone(event, host_zone))
+    if not event.recurrence and first <= after_ms:
+        return None  # a single occurrence, past
     low = max(after_ms + 1, first - 2 * 24 * 3600 * 1000)
     end = low + horizon_ms
     while low < end:
