@@ -70,7 +70,7 @@ def graph() -> dict[str, set[str]]:
     """Part -> the other parts of tilewall it imports."""
     out: dict[str, set[str]] = defaultdict(set)
     for path in SRC.rglob("*.py"):
-        if "migrations" in path.parts or path.name == "__init__.py" and path.parent == SRC:
+        if "migrations" in path.parts or (path.name == "__init__.py" and path.parent == SRC):
             continue
         part = part_of(path)
         for module in imports_of(path):

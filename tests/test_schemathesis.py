@@ -1,5 +1,9 @@
-"""Property-based tests of the whole OpenAPI document against a live server: no 5xx,
-and every answer conforms to the documented schema.
+"""Property-based tests of the whole OpenAPI document against a live server: every check
+schemathesis has (no 5xx; status codes, content types, headers and bodies as documented;
+requests the document allows are accepted and requests it forbids are refused; ``Allow``
+on OPTIONS and 405 answers), with two explicit lists of exceptions below, each with its
+reason: the host's deliberate leniencies, and the rules the document states in words
+because JSON Schema cannot state them.
 
 The server runs in this process (uvicorn in a thread) so the host can be seeded with
 receivers, which only a receiver's hello can create. Generated path parameters are
@@ -8,18 +12,25 @@ displays, zones, walls, mirror groups, sources and presets, not only 404s.
 """
 
 import asyncio
+import re
 import threading
 import time
 import zlib
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
+import msgspec
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error, response_schema_conformance
+from schemathesis import checks as st_checks
+from schemathesis.config import SchemathesisConfig
+from schemathesis.core.failures import Failure, FailureGroup
+from schemathesis.core.parameters import ParameterLocation
 
 from tests.conftest import ADMIN, PASSWORD
 from tests.helpers import free_port, png_bytes, wall_body
@@ -28,9 +39,126 @@ from tilewall.host.model import Resolution
 from tilewall.server import make_app
 
 STATUSES: Counter[int] = Counter()
+EXCUSED: Counter[str] = Counter()
 
-# operations left out: logging in (failed logins are throttled, by design) and logging out
-# (it would end the session the run uses)
+#: every check schemathesis runs on a single answer (the stateful ones, use_after_free
+#: and ensure_resource_availability, need a sequence of calls and are not among them)
+CHECKS = [
+    st_checks.not_a_server_error,
+    st_checks.status_code_conformance,
+    st_checks.content_type_conformance,
+    st_checks.response_headers_conformance,
+    st_checks.response_schema_conformance,
+    st_checks.negative_data_rejection,
+    st_checks.positive_data_acceptance,
+    st_checks.missing_required_header,
+    st_checks.unsupported_method,
+    st_checks.allow_header_conformance,
+    st_checks.ignored_auth,
+]
+
+
+# Leniencies: requests the document forbids that the host accepts on purpose. Each is
+# also in docs/behaviour.md. Nothing else the document forbids may be accepted.
+#
+# 1. Scalars in JSON bodies are read as the framework reads them: a boolean may come as
+#    0/1 or "true"/"false", a number as a numeric string, an integer as an integral float.
+#    Clients that send {"partnerAccess": 1} or {"time": "5000"} keep working; a value that
+#    cannot be read as the type is still refused (400). Checked precisely: the body fails
+#    a strict decode of the operation's body type and passes the framework's.
+#
+# (A body without Content-Type, and the session cookie among other cookies, with
+# attributes, odd spacing or quotes, are leniencies too; schemathesis does not send such
+# requests, so they need no exception here: tests/api/test_session.py holds them.)
+
+
+@dataclass(frozen=True)
+class InWords:
+    """A rule the document states in an operation's description (or the specification
+    states) that JSON Schema cannot: a request the schema allows is refused with 400."""
+
+    operation: str
+    message: str
+    reason: str
+
+    def covers(self, label: str, message: str) -> bool:
+        return bool(re.fullmatch(self.operation, label) and re.search(self.message, message))
+
+
+RULES_IN_WORDS = [
+    InWords(
+        r"PUT /api/(displays/\{displayId\}|zones/byname/\{zoneName\}|zones/\{zoneId\})/switch",
+        r"^destinationSource(Id|Name) is required$",
+        "one of destinationSourceId, destinationSourceName or a body selector is required "
+        "(the specification's 400); no schema spans query parameters and body",
+    ),
+    InWords(
+        r"(POST|PUT) /api/sources(/\{sourceId\})?",
+        r"^param .* (is not a param of|is required for|has type|is given twice|must be)|"
+        r"^layout .* not found$|^media file",
+        "the params a source takes depend on its sourceType (GET /sourcetypes): names, "
+        "required ones, value formats, and media files or layouts that must exist",
+    ),
+    InWords(
+        r"POST /api/printprofiles",
+        r" disagree \(|min_entry_chars .* max_entry_chars|given twice",
+        "a value given under both its names must be the same under both; "
+        "min_entry_chars may not exceed max_entry_chars; one item per queue",
+    ),
+    InWords(
+        r"PUT /api/zones/\{zoneId\}|POST /api/zones",
+        r"is not a display of the zone|is not on video wall|is given twice",
+        "a zone's displays are displays of its wall, given once; its control display is one of them",
+    ),
+    InWords(
+        r"(POST|PUT) /api/videowalls(/\{videoWallId\})?",
+        r"is given twice|monitor of display",
+        "a wall's monitors name each display once, each with a positive size",
+    ),
+    InWords(
+        r"(POST|PUT) /api/controlroom/layouts(/\{layoutId\})?",
+        r"must not exceed 1|Command and Control",
+        "a window lies inside the picture (x + width, y + height at most 1) and shows a "
+        "source that is not itself a control room",
+    ),
+    InWords(
+        r"POST /api/failover-group",
+        r"systemID .* is given twice",
+        "the systems of a group have distinct systemIDs",
+    ),
+    InWords(
+        r"PUT /api/system/license",
+        r"^activation code is damaged|allows \d+ stations",
+        "an activation code is signed data: its payload must decode, and it caps numberOfStations",
+    ),
+    InWords(
+        r"PUT /api/system/timezone",
+        r"^unknown time zone",
+        "the zone names are the machine's (availableTimeZones of GET /system/timezone)",
+    ),
+    InWords(
+        r"PUT /api/system/networkinterfaces",
+        r"^unknown network interface|address|gateway|subnet|DHCP|netmask|mask",
+        "interfaces are the machine's; addresses, mask and gateway must fit together",
+    ),
+    InWords(
+        r"PUT /api/displays/\{displayId\}/settings",
+        r"offers only",
+        "a display takes only the resolutions its receiver reported",
+    ),
+    InWords(
+        r"(PUT|GET|DELETE) /api/media/\{name\}|PUT /api/.*/playVideoList",
+        r"outside the media library|neither an image nor a video",
+        "media names may not climb out of the library ('..'); a played file must be an "
+        "image or a video",
+    ),
+    InWords(
+        r"PUT /api/serial/\{seatID\}/port",
+        r"^serial devices are paths under /dev|needs a host and a port number|not a valid URL",
+        "a device path has no '..'; a port number is at most 65535; a bracketed host is an "
+        "IPv6 address",
+    ),
+]
 
 
 class LiveServer:
@@ -145,8 +273,36 @@ def _seed(server: LiveServer, client: httpx.Client) -> dict[str, list[str]]:
         "mirrorgroupName": ["Mirror"],
         "sourceId": [web["sourceId"], signage["sourceId"]],
         "id": [preset["id"]],
-        "name": ["Preset", "seed.png"],
+        "name": ["Preset"],
+        "/api/media/{name}": ["seed.png"],
     }
+
+
+def _document() -> dict[str, Any]:
+    """The OpenAPI document as served at /api/openapi.json (it depends on no host state)."""
+    from litestar.testing import TestClient
+
+    with TestClient(create_app(None)) as client:
+        response = client.get("/api/openapi.json")
+        response.raise_for_status()
+        document: dict[str, Any] = response.json()
+        return document
+
+
+DOCUMENT = _document()
+# The session cookie is the document's security scheme. Schemathesis builds part of its
+# cases (the coverage phase) at collection, before any server runs: they carry this
+# placeholder, which test_api replaces with the session of the live server. A case that
+# leaves the cookie out or gives it another value keeps that.
+PLACEHOLDER = "placeholder-session"
+CONFIG = SchemathesisConfig.from_dict({"auth": {"openapi": {"session": {"api_key": PLACEHOLDER}}}})
+schema = (
+    schemathesis.openapi.from_dict(DOCUMENT, config=CONFIG)
+    # logging in: failed logins are throttled, by design; logging out would end the
+    # session the run uses
+    .exclude(method="POST", path="/api/session")
+    .exclude(method="DELETE", path="/api/session")
+)
 
 
 @pytest.fixture(scope="module")
@@ -171,25 +327,6 @@ def live(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
         server.stop()
 
 
-def _document() -> dict[str, Any]:
-    """The OpenAPI document as served at /api/openapi.json (it depends on no host state)."""
-    from litestar.testing import TestClient
-
-    with TestClient(create_app(None)) as client:
-        response = client.get("/api/openapi.json")
-        response.raise_for_status()
-        document: dict[str, Any] = response.json()
-        return document
-
-
-DOCUMENT = _document()
-schema = (
-    schemathesis.openapi.from_dict(DOCUMENT)
-    .exclude(method="POST", path="/api/session")
-    .exclude(method="DELETE", path="/api/session")
-)
-
-
 def test_served_document_covers_the_tested_paths(live: Any) -> None:
     assert set(live["document"]["paths"]) == set(DOCUMENT["paths"])
     assert len(DOCUMENT["paths"]) > 60
@@ -198,7 +335,7 @@ def test_served_document_covers_the_tested_paths(live: Any) -> None:
 def _aim(case: Any, known: dict[str, list[str]]) -> None:
     """Point about half of the examples at seeded objects."""
     for name, value in list((case.path_parameters or {}).items()):
-        candidates = known.get(name)
+        candidates = known.get(case.path, known.get(name))
         if not candidates:
             continue
         digest = zlib.crc32(repr(value).encode())
@@ -206,17 +343,80 @@ def _aim(case: Any, known: dict[str, list[str]]) -> None:
             case.path_parameters[name] = candidates[digest % len(candidates)]
 
 
+def _message(response: Any) -> str:
+    try:
+        return str(response.json().get("message", ""))
+    except ValueError:
+        return ""
+
+
+def _lax_scalars_only(case: Any, response: Any, live: Any) -> bool:
+    """The only thing the document forbids in this request is a scalar the framework
+    reads leniently (leniency 1): the body fails a strict decode of the operation's body
+    type and passes the framework's own."""
+    meta = case.meta
+    negative = {where for where, part in meta.components.items() if part.mode.is_negative}
+    if negative != {ParameterLocation.BODY}:
+        return False
+    app = live["server"].app
+    try:
+        _, handler, *_ = app.asgi_router.handle_routing(
+            path=urlsplit(response.request.url).path, method=case.method.upper()
+        )
+        body_type = handler.parsed_fn_signature.parameters["data"].annotation
+    except Exception:
+        return False
+    try:
+        msgspec.convert(case.body, body_type, strict=True)
+    except msgspec.ValidationError:
+        pass
+    else:
+        return False
+    try:
+        msgspec.convert(case.body, body_type, strict=False)
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+def _excused(failure: Failure, case: Any, response: Any, live: Any) -> str | None:
+    """Why this failure is one of the listed exceptions, or None."""
+    kind = type(failure).__name__
+    label = f"{case.method.upper()} {case.path}"
+    if kind == "AcceptedNegativeData" and _lax_scalars_only(case, response, live):
+        return "leniency 1: lax scalars"
+    if kind == "RejectedPositiveData" and response.status_code == 400:
+        message = _message(response)
+        for rule in RULES_IN_WORDS:
+            if rule.covers(label, message):
+                return f"in words: {rule.reason}"
+    return None
+
+
 @schema.parametrize()
-@settings(max_examples=5, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_api(case: Any, live: Any) -> None:
     _aim(case, live["known"])
-    response = case.call(
-        base_url=live["server"].base.removesuffix("/api"),
-        cookies={"JSESSIONID": live["token"]},
-        timeout=10,
-    )
+    if (case.cookies or {}).get("JSESSIONID") == PLACEHOLDER:
+        case.cookies["JSESSIONID"] = live["token"]
+    base_url = live["server"].base.removesuffix("/api")
+    response = case.call(base_url=base_url, timeout=10)
     STATUSES[response.status_code] += 1
-    case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
+    try:
+        case.validate_response(
+            response, checks=CHECKS, transport_kwargs={"base_url": base_url, "timeout": 10}
+        )
+    except FailureGroup as group:
+        left = []
+        for failure in group.exceptions:
+            reason = _excused(failure, case, response, live)
+            if reason is None:
+                left.append(failure)
+            else:
+                EXCUSED[reason] += 1
+        if left:
+            print("answer:", response.status_code, response.text[:500])
+            raise FailureGroup(left, str(group.message)) from None
 
 
 def test_run_reached_real_objects() -> None:
@@ -224,5 +424,5 @@ def test_run_reached_real_objects() -> None:
     if not STATUSES:
         pytest.skip("test_api did not run")
     print("statuses of the run:", dict(STATUSES))
-    assert STATUSES[401] == 0, STATUSES
+    print("excused:", dict(EXCUSED))
     assert sum(n for code, n in STATUSES.items() if 200 <= code < 300) >= 60, STATUSES

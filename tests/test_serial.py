@@ -4,6 +4,8 @@ and recording per seat."""
 import base64
 from typing import Any
 
+import pytest
+
 from tests.helpers import error, ok, reopened_settings, station
 from tilewall.host.errors import Unavailable
 from tilewall.host.system.serial import KEEP, MAX_BYTES, SerialSettings
@@ -261,3 +263,12 @@ def test_ports_are_confined(api):
     }
     assert ok(api.put(f"/serial/{SEAT}/port", json={"port": ""})) == {"port": ""}
     error(api.put("/serial/nobody/port", json={"port": "loop://"}), 404)
+
+
+def test_a_malformed_port_url_is_refused_not_a_crash(api):
+    from tilewall.host.errors import Invalid
+    from tilewall.host.system.serial import check_port
+
+    with pytest.raises(Invalid):
+        check_port("socket://[::1:4000")
+    error(api.put(f"/serial/{SEAT}/port", json={"port": "socket://[::1:4000"}), 400)

@@ -1,21 +1,26 @@
 """The ASGI application: the interface under /api, receivers and console beside it."""
 
+import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 from litestar import Litestar, MediaType, Router, get
+from litestar._openapi.schema_generation import SchemaCreator
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, Operation, Schema, SecurityScheme
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, Scope, Send
+from litestar.typing import FieldDefinition
 
 from tilewall import __version__
 from tilewall.api import (
@@ -44,8 +49,9 @@ from tilewall.api import (
     zones,
 )
 from tilewall.api.auth import COOKIE, require_session
-from tilewall.api.common import provide_host
+from tilewall.api.common import Extension, provide_host
 from tilewall.api.errors import HANDLERS
+from tilewall.api.fallback import allowed_methods
 from tilewall.host.host import Host
 from tilewall.receivers.media import media_file
 
@@ -111,6 +117,87 @@ def access_log(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
+def options_allow(app: ASGIApp) -> ASGIApp:
+    """``Allow`` on OPTIONS answers lists exactly the methods of the path (the framework's
+    own OPTIONS handler can miss those of operations registered after the first)."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or scope.get("method") != "OPTIONS":
+            await app(scope, receive, send)
+            return
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 204:
+                allowed = allowed_methods(Litestar.from_scope(scope), scope["path"])
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
+                headers.append((b"allow", ", ".join(allowed).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await app(scope, receive, send_wrapper)
+
+    return middleware
+
+
+def _body_optional(schema: dict[str, Any]) -> dict[str, Any]:
+    if "requestBody" in schema:
+        schema["requestBody"]["required"] = False
+    return schema
+
+
+@dataclass
+class OptionalBodyOperation(Operation):
+    """An operation whose request body is optional (the framework marks every body
+    required)."""
+
+    optional_body: ClassVar[bool] = True
+
+    def to_schema(self) -> dict[str, Any]:
+        return _body_optional(super().to_schema())
+
+
+@dataclass
+class OptionalBodyExtension(Extension):
+    """A tilewall extension whose request body is optional."""
+
+    optional_body: ClassVar[bool] = True
+
+    def to_schema(self) -> dict[str, Any]:
+        return _body_optional(super().to_schema())
+
+
+def optional_body(operation_class: type[Operation]) -> type[Operation]:
+    """The operation class documenting the request body as optional."""
+    if issubclass(operation_class, Extension):
+        return OptionalBodyExtension
+    return OptionalBodyOperation
+
+
+def document_optional_bodies(handlers: Sequence[Any]) -> None:
+    """A handler whose ``data`` has a default takes a request without a body: say so."""
+    for handler in handlers:
+        data = inspect.signature(handler.fn).parameters.get("data")
+        optional = data is not None and data.default is not inspect.Parameter.empty
+        if optional and not getattr(handler.operation_class, "optional_body", False):
+            handler.operation_class = optional_body(handler.operation_class)
+
+
+class StrictStructSchemas(StructSchemaPlugin):
+    """A Struct that refuses unknown fields is documented so (additionalProperties false)."""
+
+    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
+        return super().is_plugin_supported_field(field_definition) and bool(
+            field_definition.type_.__struct_config__.forbid_unknown_fields
+        )
+
+    def to_openapi_schema(
+        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
+    ) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        schema.additional_properties = False
+        return schema
+
+
 CONSOLE = WEB / "console"
 
 
@@ -143,6 +230,7 @@ def create_app(
     handlers: list[ControllerRouterHandler] = []
     for module in API_MODULES:
         handlers += module.ROUTES
+    document_optional_bodies(handlers)
     api = Router(
         path="/api",
         route_handlers=handlers,
@@ -162,7 +250,7 @@ def create_app(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log],
+        middleware=[access_log, options_allow],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
             version=__version__,
@@ -183,6 +271,7 @@ def create_app(
             security=[{"session": []}],
             use_handler_docstrings=False,
         ),
+        plugins=[StrictStructSchemas()],
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
         request_max_body_size=10 * 1024 * 1024,

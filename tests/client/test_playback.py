@@ -49,7 +49,7 @@ def test_display_playback(client: Client, ids: dict[str, str]) -> None:
     assert info["filename"] == "demo/quadrants.png" and info["currentTimeInMilliseconds"] == 5000
     assert client.displays.resume(6)["displayId"] == 6
     assert client.displays.reset(6)["displayId"] == 6
-    refused(lambda: client.displays.rewind(6, -1), 400, "negative")
+    refused(lambda: client.displays.rewind(6, -1), 400, "time", ">= 0")
     refused(lambda: client.displays.play_video_list(6, ["../outside.png"]), 400)
     for call in (
         client.displays.pause,

@@ -3,10 +3,10 @@ the plain acknowledgement of operations whose body the specification leaves open
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example, Operation
@@ -14,6 +14,28 @@ from litestar.openapi.spec import Example, Operation
 from tilewall.host.host import Host
 
 EXTENSION_TAG = "tilewall extensions"
+
+#: a name clients address in URL paths (zones, mirror groups, presets, layouts)
+PathName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^/]*[^\s/][^/]*$",
+        description="Not blank and without '/' (it is addressed in URL paths); "
+        "at most 200 characters.",
+    ),
+]
+
+
+def documented(**schema: Any) -> msgspec.Meta:
+    """Constraints the document states and the host checks itself, in its own order and
+    words (keys are those of litestar's ``Schema``: min_length, maximum, pattern...)."""
+    return msgspec.Meta(extra_json_schema={"extra": schema})
+
+
+#: text with at least one character that is not white space
+NotBlank = Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S", description="Not blank.")]
 
 
 @dataclass
@@ -61,6 +83,18 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
         )
         for code in wanted
     }
+
+
+#: a file download's Last-Modified is an HTTP date (RFC 9110), not an ISO date-time as the
+#: framework documents it
+FILE_HEADERS = [
+    ResponseHeader(
+        name="last-modified",
+        value="Sun, 06 Nov 1994 08:49:37 GMT",
+        documentation_only=True,
+        description="When the file last changed, as an HTTP date",
+    )
+]
 
 
 def provide_host(state: State) -> Host:

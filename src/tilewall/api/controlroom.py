@@ -1,10 +1,12 @@
 """Control rooms: instances (zones playing a Command and Control source), their layouts,
 the current layout and loading one. Managing layouts is a tilewall extension."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathName, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Layout, Window
 
@@ -50,21 +52,28 @@ class ControlRooms(msgspec.Struct):
 class WindowBody(msgspec.Struct):
     """A window as fractions (0..1) of the zone's picture."""
 
-    sourceId: str
-    x: float = 0.0
-    y: float = 0.0
-    width: float = 1.0
-    height: float = 1.0
+    sourceId: Annotated[
+        str,
+        msgspec.Meta(description="A source that exists and is not a Command and Control source."),
+    ]
+    #: x + width and y + height are at most 1
+    x: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
+    y: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
+    width: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
+    height: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
+
+
+Windows = Annotated[list[WindowBody], msgspec.Meta(max_length=64)]
 
 
 class LayoutIn(msgspec.Struct):
-    name: str
-    windows: list[WindowBody] = []
+    name: PathName
+    windows: Windows = []
 
 
 class LayoutUpdate(msgspec.Struct):
-    name: str | None = None
-    windows: list[WindowBody] | None = None
+    name: PathName | None = None
+    windows: Windows | None = None
 
 
 class LayoutOut(msgspec.Struct):

@@ -1,5 +1,7 @@
 """Displays: list, read, switch and playback control, settings, tag, reset."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import get, put
 from litestar.params import Parameter
@@ -31,9 +33,14 @@ class DisplayList(msgspec.Struct):
     displays: list[DisplayListItem]
 
 
+Pixels = Annotated[int, msgspec.Meta(ge=1, le=16384)]
+
+
 class ResolutionBody(msgspec.Struct):
-    width: int
-    height: int
+    """In a request: one of the display's availableResolutions."""
+
+    width: Annotated[Pixels, msgspec.Meta(description="Set: one of availableResolutions.")]
+    height: Pixels
 
 
 class DisplaySettings(msgspec.Struct):
@@ -43,7 +50,7 @@ class DisplaySettings(msgspec.Struct):
 
 
 class TagBody(msgspec.Struct):
-    displayTag: str
+    displayTag: Annotated[str, msgspec.Meta(max_length=256)]
 
 
 class DisplayTag(msgspec.Struct):

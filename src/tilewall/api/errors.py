@@ -5,9 +5,10 @@ import logging
 from typing import Any
 
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, MethodNotAllowedException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
+from tilewall.api.fallback import allowed_methods
 from tilewall.host import errors
 
 log = logging.getLogger(__name__)
@@ -36,25 +37,51 @@ def host_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dic
     return _body(400, str(exc))
 
 
+def _wire_name(request: Request[Any, Any, Any], key: str) -> str:
+    """The name a client gives a parameter whose handler argument is ``key``."""
+    handler = request.scope.get("route_handler")
+    parameters = getattr(getattr(handler, "parsed_fn_signature", None), "parameters", {})
+    kwarg = getattr(parameters.get(key), "kwarg_definition", None)
+    for alias in ("query", "header", "cookie"):
+        if name := getattr(kwarg, alias, None):
+            return str(name)
+    return key
+
+
 def validation_error(
-    _request: Request[Any, Any, Any], exc: Exception
+    request: Request[Any, Any, Any], exc: Exception
 ) -> Response[dict[str, object]]:
     assert isinstance(exc, ValidationException)
     details = []
     for item in exc.extra or []:
         if isinstance(item, dict):
-            where = item.get("key") or item.get("source") or ""
+            key = item.get("key")
+            where = _wire_name(request, key) if isinstance(key, str) else item.get("source") or ""
             text = item.get("message", "")
             details.append(f"{where}: {text}" if where else str(text))
     message = "; ".join(details) or str(exc.detail)
     return _body(400, message)
 
 
-def http_error(_request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
+def http_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, object]]:
     assert isinstance(exc, HTTPException)
+    if isinstance(exc, MethodNotAllowedException):
+        return method_not_allowed(request)
     response = _body(exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
+    return response
+
+
+def method_not_allowed(request: Request[Any, Any, Any]) -> Response[dict[str, object]]:
+    """405 with ``Allow`` listing exactly the methods of the path; 404 for a path that
+    only the fallback answers (no operation has it)."""
+    path = request.scope["path"]
+    allowed = allowed_methods(request.app, path)
+    if not allowed:
+        return _body(404, f"no operation {request.method} {path}")
+    response = _body(405, f"{request.method} is not allowed here; allowed: {', '.join(allowed)}")
+    response.headers["Allow"] = ", ".join(allowed)
     return response
 
 

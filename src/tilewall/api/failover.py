@@ -3,10 +3,12 @@
 The version 2 group's password is write-only: GET answers it as an empty string.
 """
 
+from typing import Annotated
+
 import msgspec
 from litestar import delete, get, post
 
-from tilewall.api.common import Done, errors
+from tilewall.api.common import Done, documented, errors
 from tilewall.host.host import Host
 from tilewall.host.system.failover import GroupV1, GroupV2, NetworkSettings, System
 
@@ -16,9 +18,39 @@ V2_PATH = "/failover-group-v2"
 NETWORK_PATH = "/failover-group-network-settings"
 
 
+#: not blank, at most 255 characters, no control characters
+Text = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]*[^\s\x00-\x1f][^\x00-\x1f]*$"
+    ),
+]
+#: seconds, up to a day
+Grace = Annotated[int, msgspec.Meta(ge=0, le=86_400)]
+#: an interface name, blank for the system default
+Interface = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^\s*[^\s/]*\s*$")]
+_ADDRESS = [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}]
+IP = Annotated[
+    str,
+    msgspec.Meta(
+        description="An IPv4 or IPv6 address.", extra_json_schema={"extra": {"one_of": _ADDRESS}}
+    ),
+]
+#: an address, blank for none, or null to keep the one set
+OptionalIP = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="An IPv4 or IPv6 address, or blank for none; null keeps the one set.",
+        extra_json_schema={
+            "extra": {"one_of": [*_ADDRESS, {"type": "string", "maxLength": 0}, {"type": "null"}]}
+        },
+    ),
+]
+
+
 class SystemIn(msgspec.Struct):
-    hostname: str
-    systemID: str
+    hostname: Text
+    systemID: Annotated[Text, msgspec.Meta(description="Distinct within the group.")]
 
 
 class SystemOut(msgspec.Struct):
@@ -28,10 +60,10 @@ class SystemOut(msgspec.Struct):
 
 
 class GroupV1In(msgspec.Struct):
-    groupname: str
-    systems: list[SystemIn]
+    groupname: Text
+    systems: Annotated[list[SystemIn], documented(min_items=1, max_items=2)]
     autofailback: bool = False
-    autofailbackGracePeriodInSeconds: int = 0
+    autofailbackGracePeriodInSeconds: Grace = 0
     hostnameSwitching: bool = False
 
 
@@ -44,15 +76,15 @@ class GroupV1Out(msgspec.Struct):
 
 
 class GroupV2In(msgspec.Struct):
-    groupName: str
-    peerIP: str
-    password: str
+    groupName: Text
+    peerIP: IP
+    password: Annotated[str, msgspec.Meta(min_length=1, max_length=1024)]
     primary: bool = False
     autoFailover: bool = True
     autoFailback: bool = False
-    autoFailbackGraceSeconds: int = 0
+    autoFailbackGraceSeconds: Grace = 0
     useHostNameSwitching: bool = False
-    failoverInterface: str = ""
+    failoverInterface: Interface = ""
 
 
 class GroupV2Out(msgspec.Struct):
@@ -69,9 +101,9 @@ class GroupV2Out(msgspec.Struct):
 
 
 class NetworkIn(msgspec.Struct):
-    failoverInterface: str | None = None
+    failoverInterface: Interface | None = None
     autoDiscoverPeer: bool | None = None
-    peerIP: str | None = None
+    peerIP: OptionalIP = None
 
 
 class NetworkOut(msgspec.Struct):

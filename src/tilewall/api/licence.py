@@ -1,9 +1,11 @@
 """/system/license: the licence the host holds, activation, removal and backup."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import MediaType, Response, delete, get, put
 
-from tilewall.api.common import errors
+from tilewall.api.common import documented, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Licence
 
@@ -25,10 +27,29 @@ class LicenceOut(msgspec.Struct):
     allowedSourceTypes: list[str] | None = None
 
 
+# the lines of a backup as Python splits them: comment ('#') and blank lines around one code
+_BREAK = r"\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029"
+_SPACE = rf"[^\S{_BREAK}]*"
+_OTHER_LINE = rf"{_SPACE}(?:#[^{_BREAK}]*)?"
+_CODE_TEXT = (
+    rf"^(?:{_OTHER_LINE}[{_BREAK}]+)*{_SPACE}TW1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+{_SPACE}"
+    rf"(?:[{_BREAK}]+{_OTHER_LINE})*$"
+)
+
+
 class LicenceIn(msgspec.Struct):
-    activationCode: str
+    activationCode: Annotated[
+        str,
+        documented(
+            pattern=_CODE_TEXT,
+            description="A signed activation code (TW1.<payload>.<signature>), or the text of "
+            "a licence backup holding one: comment lines starting with '#' and the code.",
+        ),
+    ]
     #: 0 or absent: as many as the code allows
-    numberOfStations: int | None = None
+    numberOfStations: (
+        Annotated[int, msgspec.Meta(ge=0, extra_json_schema={"extra": {"minimum": 0}})] | None
+    ) = None
 
 
 class LicenceRemoved(msgspec.Struct):

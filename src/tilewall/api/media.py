@@ -1,18 +1,51 @@
 """The media library (a tilewall extension): list, upload, read, delete files."""
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 from litestar import Request, delete, get, put
 from litestar.response import File
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
-from tilewall.host.content.media import MediaFile, from_url_path
+from tilewall.api.common import EXTENSION_TAG, FILE_HEADERS, Done, Extension, errors
+from tilewall.api.playback import MEDIA_NAME
+from tilewall.host.content.media import MEDIA_SUFFIXES, MediaFile, from_url_path
 from tilewall.host.host import Host
 
 TAGS = [EXTENSION_TAG, "Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
+
+_START = r"^(?:[^/\s\x00-\x1f\\]|[^\S\x00-\x1f]+[^\s\x00-\x1f\\])"
+_SUFFIX = "|".join(
+    "".join(f"[{c.upper()}{c}]" if c.isalpha() else c for c in suffix[1:])
+    for suffix in sorted(MEDIA_SUFFIXES)
+)
+#: an upload's name: a media library path ending in an image or video suffix (any case)
+UPLOAD_NAME = {
+    **MEDIA_NAME,
+    "pattern": _START
+    + r"(?:[^\x00-\x1f\\]*[^/\x00-\x1f\\])?\.(?:"
+    + _SUFFIX
+    + r")[^\S\x00-\x1f]*$",
+    "description": str(MEDIA_NAME["description"])
+    + f" It ends in one of {', '.join(sorted(MEDIA_SUFFIXES))} (any case).",
+}
+
+
+def _named(name_schema: dict[str, Any]) -> type[Extension]:
+    """An extension operation whose path parameter ``name`` has ``name_schema``."""
+
+    @dataclass
+    class NamedMedia(Extension):
+        def to_schema(self) -> dict[str, Any]:
+            schema = super().to_schema()
+            for parameter in schema.get("parameters", []):
+                if parameter.get("in") == "path" and parameter.get("name") == "name":
+                    parameter["schema"] = dict(name_schema)
+            return schema
+
+    return NamedMedia
 
 
 class MediaFileBody(msgspec.Struct):
@@ -47,7 +80,7 @@ async def list_media(host: Host) -> MediaList:
     tags=TAGS,
     summary="Upload a media file (the body is the file)",
     responses=errors(409, 413),
-    operation_class=Extension,
+    operation_class=_named(UPLOAD_NAME),
     request_max_body_size=MAX_UPLOAD,
 )
 async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -> MediaFileBody:
@@ -67,8 +100,9 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     tags=TAGS,
     summary="Download a media file",
     responses=errors(404),
-    operation_class=Extension,
+    operation_class=_named(MEDIA_NAME),
     media_type="application/octet-stream",
+    response_headers=FILE_HEADERS,
 )
 async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> File:
     name = from_url_path(
@@ -89,7 +123,7 @@ async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> F
     tags=TAGS,
     summary="Delete a media file",
     responses=errors(404),
-    operation_class=Extension,
+    operation_class=_named(MEDIA_NAME),
 )
 async def delete_media(host: Host, request: Request[Any, Any, Any], name: str) -> Done:
     name = from_url_path(

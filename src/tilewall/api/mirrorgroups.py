@@ -5,7 +5,7 @@ import msgspec
 from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
 from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -36,12 +36,12 @@ class MirrorBody(msgspec.Struct):
 
 
 class MirrorIn(msgspec.Struct):
-    name: str
+    name: PathName
     displayIds: list[int] = []
 
 
 class MirrorUpdate(msgspec.Struct):
-    name: str | None = None
+    name: PathName | None = None
     displayIds: list[int] | None = None
 
 

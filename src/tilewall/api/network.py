@@ -1,7 +1,7 @@
 """Receiver devices on the network: list, read, lock, unlock, reset. ``{ip}`` is the
 receiver's address as the host sees it, or its seat id when several share an address."""
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import get, put
@@ -49,8 +49,8 @@ class NetworkList(msgspec.Struct):
 class Identity(msgspec.Struct, forbid_unknown_fields=True):
     """What operators call a receiver; an absent field is kept."""
 
-    name: str | None = None
-    location: str | None = None
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=r"\S")] | None = None
+    location: Annotated[str, msgspec.Meta(max_length=256)] | None = None
 
 
 class UsbDevices(msgspec.Struct):

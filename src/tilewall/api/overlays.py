@@ -1,5 +1,7 @@
 """Broadcast alerts, display ids and DPMS: what shows over the content of displays."""
 
+from typing import Annotated, Literal
+
 import msgspec
 from litestar import get, put
 from litestar.params import Parameter
@@ -12,10 +14,14 @@ from tilewall.host.playback.overlays import OverlayState
 TAGS = ["System"]
 
 
+AlertLevel = Literal["GREEN_LEVEL", "ORANGE_LEVEL", "RED_LEVEL"]
+
+
 class BroadcastIn(msgspec.Struct):
-    message: str
-    alertLevel: str
-    lengthMillisec: int
+    message: Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=r"\S")]
+    alertLevel: AlertLevel
+    #: up to a week
+    lengthMillisec: Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600 * 1000)]
 
 
 class BroadcastStatus(msgspec.Struct):
@@ -32,7 +38,21 @@ class DisplayIdsStatus(msgspec.Struct):
 
 
 class DpmsIn(msgspec.Struct):
-    displayID: str | int | None = None
+    displayID: Annotated[
+        str | int | None,
+        msgspec.Meta(
+            description="A display id, as a number or a string; empty or null: all displays.",
+            extra_json_schema={
+                "extra": {
+                    "one_of": [
+                        {"type": "string", "pattern": r"^$|^\s*[+-]?[0-9]+\s*$"},
+                        {"type": "integer"},
+                        {"type": "null"},
+                    ]
+                }
+            },
+        ),
+    ] = None
 
 
 class DpmsStatus(msgspec.Struct):

@@ -5,7 +5,7 @@ answers are shaped; the operations themselves are written once here.
 """
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import msgspec
 from litestar import get, put
@@ -24,15 +24,39 @@ Resolve = Callable[[Host, str], Target]
 Shaped = TypeVar("Shaped")
 
 
+#: a file of the media library, by its path in the library
+MEDIA_NAME = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": r"^(?:[^/\s\x00-\x1f\\]|[^\S\x00-\x1f]+[^\s\x00-\x1f\\])[^\x00-\x1f\\]*$",
+    "description": "A path in the media library: not blank, relative, without control "
+    "characters or backslashes, and without '..' segments.",
+}
+MediaName = Annotated[str, msgspec.Meta(min_length=1, pattern=MEDIA_NAME["pattern"])]
+
+
+DESTINATION = (
+    "One of destinationSourceId, destinationSourceName or a body selector is required "
+    "(400 without any); the id wins when both are given."
+)
+
+
 class VideoListBody(msgspec.Struct):
-    videolist: list[str]
+    videolist: Annotated[
+        list[MediaName],
+        msgspec.Meta(
+            min_length=1, max_length=1000, extra_json_schema={"extra": {"items": MEDIA_NAME}}
+        ),
+    ]
     queue: bool = False
     repeat: bool = False
-    slideshowInterval: int = 10
+    #: seconds each image shows
+    slideshowInterval: Annotated[int, msgspec.Meta(ge=1, le=86400)] = 10
 
 
 class TimeBody(msgspec.Struct):
-    time: int
+    #: milliseconds
+    time: Annotated[int, msgspec.Meta(ge=0)]
 
 
 class SourceSelector(msgspec.Struct):
@@ -77,10 +101,10 @@ def switch_route(
         host: Host,
         key: str,
         destination_id: str | None = Parameter(
-            query="destinationSourceId", default=None, required=False
+            query="destinationSourceId", default=None, required=False, description=DESTINATION
         ),
         destination_name: str | None = Parameter(
-            query="destinationSourceName", default=None, required=False
+            query="destinationSourceName", default=None, required=False, description=DESTINATION
         ),
         welcome: bool = Parameter(query="isShowWelcomeScreen", default=False, required=False),
         data: SourceSelector | None = None,

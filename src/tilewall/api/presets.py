@@ -4,14 +4,14 @@ import msgspec
 from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import Done, PathKey, errors, keyed_by
+from tilewall.api.common import Done, PathKey, PathName, errors, keyed_by
 from tilewall.host.host import Host
 
 TAGS = ["Presets"]
 
 
 class PresetName(msgspec.Struct):
-    name: str
+    name: PathName
 
 
 class PresetRef(msgspec.Struct):

@@ -4,7 +4,7 @@ Each value is carried under its snake_case and its camelCase name; a profile tha
 not global carries only the values such profiles have.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import delete, get, post
@@ -17,64 +17,88 @@ from tilewall.host.system.printprofiles import PrintProfile, to_wire
 TAGS = ["Print profiles"]
 
 
-class PrintProfileBody(msgspec.Struct):
-    """A print profile; in requests every field but queueName may be left out."""
+#: (the framework drops a minimum of 0 from optional fields: it is stated again)
+_NOT_NEGATIVE = {"extra": {"minimum": 0}}
+#: counts of pages and characters
+Count = Annotated[int, msgspec.Meta(ge=0, le=1_000_000, extra_json_schema=_NOT_NEGATIVE)]
+Cost = Annotated[float, msgspec.Meta(ge=0, le=1_000_000, extra_json_schema=_NOT_NEGATIVE)]
+Label = Annotated[str, msgspec.Meta(max_length=1000)]
+QueueName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        pattern=r"^[^/\x00-\x1f]*[^/\s\x00-\x1f][^/\x00-\x1f]*$",
+        description="The key of the profile: not blank, without '/' or control characters.",
+    ),
+]
+
+
+class PrintProfileBody(msgspec.Struct, kw_only=True):
+    """A print profile; in requests every field but queueName may be left out. A value
+    given under both its names must be the same under both, and min_entry_chars may not
+    exceed max_entry_chars."""
 
     isGlobal: bool | UnsetType = UNSET
     global_: bool | UnsetType = msgspec.field(default=UNSET, name="global")
-    queueName: str | UnsetType = UNSET
+    queueName: QueueName
     print_dialog: bool | UnsetType = UNSET
     showDialog: bool | UnsetType = UNSET
-    cost_per_page: float | UnsetType = UNSET
-    costPerPage: float | UnsetType = UNSET
-    free_pages_per_session: int | UnsetType = UNSET
-    freePages: int | UnsetType = UNSET
-    session_page_limit: int | UnsetType = UNSET
-    pageLimit: int | UnsetType = UNSET
+    cost_per_page: Cost | UnsetType = UNSET
+    costPerPage: Cost | UnsetType = UNSET
+    free_pages_per_session: Count | UnsetType = UNSET
+    freePages: Count | UnsetType = UNSET
+    session_page_limit: Count | UnsetType = UNSET
+    pageLimit: Count | UnsetType = UNSET
     release_jobs: bool | UnsetType = UNSET
     autoReleaseJob: bool | UnsetType = UNSET
     show_text_entry: bool | UnsetType = UNSET
     showTextEntry: bool | UnsetType = UNSET
-    text_entry_label: str | UnsetType = UNSET
-    textEntryLabel: str | UnsetType = UNSET
-    max_entry_chars: int | UnsetType = UNSET
-    maxEntryChars: int | UnsetType = UNSET
-    min_entry_chars: int | UnsetType = UNSET
-    minEntryChars: int | UnsetType = UNSET
-    printer_invoice_procedures: str | UnsetType = UNSET
-    printInvoiceProcedure: str | UnsetType = UNSET
-    color_page_count_plural_message: str | UnsetType = UNSET
-    colorPageCountPluralMessage: str | UnsetType = UNSET
-    color_page_count_singular_message: str | UnsetType = UNSET
-    colorPageCountSingularMessage: str | UnsetType = UNSET
-    dialog_title: str | UnsetType = UNSET
-    dialogTitle: str | UnsetType = UNSET
-    exceed_total_page_count_message: str | UnsetType = UNSET
-    exceedTotalPageCountMessage: str | UnsetType = UNSET
-    failed_page_count_accounting_message: str | UnsetType = UNSET
-    failedPageCountAccountingMessage: str | UnsetType = UNSET
-    failed_page_count_message: str | UnsetType = UNSET
-    failedPageCountMessage: str | UnsetType = UNSET
-    free_page_count_plural_message: str | UnsetType = UNSET
-    freePageCountPluralMessage: str | UnsetType = UNSET
-    free_page_count_singular_message: str | UnsetType = UNSET
-    freePageCountSingularMessage: str | UnsetType = UNSET
-    other_dialog_title: str | UnsetType = UNSET
-    otherDialogTitle: str | UnsetType = UNSET
-    page_cost_message: str | UnsetType = UNSET
-    pageCostMessage: str | UnsetType = UNSET
-    page_count_plural_message: str | UnsetType = UNSET
-    pageCountPluralMessage: str | UnsetType = UNSET
-    page_count_singular_message: str | UnsetType = UNSET
-    pageCountSingularMessage: str | UnsetType = UNSET
-    print_receipt_checkbox_label: str | UnsetType = UNSET
-    printReceiptCheckboxLabel: str | UnsetType = UNSET
-    total_page_count_plural_message: str | UnsetType = UNSET
-    totalPageCountPluralMessage: str | UnsetType = UNSET
+    text_entry_label: Label | UnsetType = UNSET
+    textEntryLabel: Label | UnsetType = UNSET
+    max_entry_chars: Count | UnsetType = UNSET
+    maxEntryChars: Count | UnsetType = UNSET
+    min_entry_chars: Count | UnsetType = UNSET
+    minEntryChars: Count | UnsetType = UNSET
+    printer_invoice_procedures: Label | UnsetType = UNSET
+    printInvoiceProcedure: Label | UnsetType = UNSET
+    color_page_count_plural_message: Label | UnsetType = UNSET
+    colorPageCountPluralMessage: Label | UnsetType = UNSET
+    color_page_count_singular_message: Label | UnsetType = UNSET
+    colorPageCountSingularMessage: Label | UnsetType = UNSET
+    dialog_title: Label | UnsetType = UNSET
+    dialogTitle: Label | UnsetType = UNSET
+    exceed_total_page_count_message: Label | UnsetType = UNSET
+    exceedTotalPageCountMessage: Label | UnsetType = UNSET
+    failed_page_count_accounting_message: Label | UnsetType = UNSET
+    failedPageCountAccountingMessage: Label | UnsetType = UNSET
+    failed_page_count_message: Label | UnsetType = UNSET
+    failedPageCountMessage: Label | UnsetType = UNSET
+    free_page_count_plural_message: Label | UnsetType = UNSET
+    freePageCountPluralMessage: Label | UnsetType = UNSET
+    free_page_count_singular_message: Label | UnsetType = UNSET
+    freePageCountSingularMessage: Label | UnsetType = UNSET
+    other_dialog_title: Label | UnsetType = UNSET
+    otherDialogTitle: Label | UnsetType = UNSET
+    page_cost_message: Label | UnsetType = UNSET
+    pageCostMessage: Label | UnsetType = UNSET
+    page_count_plural_message: Label | UnsetType = UNSET
+    pageCountPluralMessage: Label | UnsetType = UNSET
+    page_count_singular_message: Label | UnsetType = UNSET
+    pageCountSingularMessage: Label | UnsetType = UNSET
+    print_receipt_checkbox_label: Label | UnsetType = UNSET
+    printReceiptCheckboxLabel: Label | UnsetType = UNSET
+    total_page_count_plural_message: Label | UnsetType = UNSET
+    totalPageCountPluralMessage: Label | UnsetType = UNSET
 
 
 class PrintProfiles(msgspec.Struct):
-    printProfiles: list[PrintProfileBody]
+    printProfiles: Annotated[
+        list[PrintProfileBody],
+        msgspec.Meta(
+            description="One item per queueName. A value given under both its names must be "
+            "the same under both; min_entry_chars may not exceed max_entry_chars."
+        ),
+    ]
 
 
 def shape(profile: PrintProfile) -> PrintProfileBody:

@@ -6,6 +6,7 @@ since the epoch, read as the answer is made), so a client can place the timeline
 positions on its own clock."""
 
 from litestar import Response, get
+from litestar.datastructures import ResponseHeader
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.host.host import Host
@@ -25,6 +26,14 @@ HOST_MS_HEADER = "X-Tilewall-Host-Ms"
     ),
     responses=errors(404),
     operation_class=Extension,
+    response_headers=[
+        ResponseHeader(
+            name=HOST_MS_HEADER,
+            value="1700000000000",
+            documentation_only=True,
+            description="The host clock as the answer was made, milliseconds since the epoch",
+        )
+    ],
 )
 async def display_render(host: Host, displayId: str) -> Response[RenderState]:
     display = host.stations.display(displayId)

@@ -4,10 +4,12 @@ Commands are written to the seat's serial port (given with the extension
 ``PUT /serial/{seatID}/port``), recorded, and answered with their record.
 """
 
+from typing import Annotated
+
 import msgspec
 from litestar import get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
 from tilewall.host.host import Host
 from tilewall.host.model import SerialRecord
 
@@ -15,16 +17,24 @@ TAGS = ["Serial"]
 PATH = "/serial/{seatID:str}"
 
 
+_PARITY = r"^\s*(?:[Nn](?:[Oo][Nn][Ee])?|[Ee](?:[Vv][Ee][Nn])?|[Oo](?:[Dd][Dd])?|[Mm](?:[Aa][Rr][Kk])?|[Ss](?:[Pp][Aa][Cc][Ee])?)\s*$"
+_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"
+
+
+# the seat is looked up before the settings are checked (404 before 400): the host checks
+# these bounds itself
 class SerialSettingsBody(msgspec.Struct):
-    baudRate: int
-    dataBits: int
-    parity: str
+    baudRate: Annotated[int, documented(minimum=50, maximum=4_000_000)]
+    dataBits: Annotated[int, documented(enum=[5, 6, 7, 8])]
+    #: N, E, O, M, S or NONE, EVEN, ODD, MARK, SPACE (any case)
+    parity: Annotated[str, documented(pattern=_PARITY)]
     #: 1, 1.5 or 2
-    stopBits: int | float
+    stopBits: Annotated[int | float, documented(one_of=[{"type": "number", "enum": [1, 1.5, 2]}])]
 
 
 class Transmit(msgspec.Struct):
-    base64_data: str
+    #: 1 to 65536 bytes, in standard base64 with padding
+    base64_data: Annotated[str, documented(min_length=4, max_length=87_384, pattern=_BASE64)]
 
 
 class SerialCommand(msgspec.Struct):
@@ -92,7 +102,14 @@ async def list_commands(host: Host, seatID: str) -> SerialCommandList:
 
 
 class SerialPortBody(msgspec.Struct):
-    port: str
+    port: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^\s*(?:/dev(?:/[^\x00]*)?|(?:socket|rfc2217)://(?:\[[0-9A-Fa-f:.]+\]|[^\s/:@\[\]]+):[0-9]{1,5}(?:[/?#][^\s]*)?|loop://[^\s]*)?\s*$",
+            description="A device under /dev (no '..'), socket://host:port, "
+            "rfc2217://host:port (port up to 65535) or loop://; blank removes the port.",
+        ),
+    ]
 
 
 @get(

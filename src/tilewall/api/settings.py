@@ -1,6 +1,8 @@
 """Machine settings under /system: host name, time zone, network interfaces, partner
 access and how receivers are assigned."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import get, put
 
@@ -18,8 +20,14 @@ class HostNameOut(msgspec.Struct):
     hostName: str
 
 
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+
+
 class HostNameIn(msgspec.Struct):
-    hostName: str
+    #: RFC 1123: dot-separated labels of letters, digits and inner hyphens
+    hostName: Annotated[
+        str, msgspec.Meta(max_length=64, pattern=rf"^\s*{_LABEL}(?:\.{_LABEL})*\s*$")
+    ]
 
 
 class CurrentZone(msgspec.Struct):
@@ -34,7 +42,10 @@ class TimeZoneOut(msgspec.Struct):
 
 
 class TimeZoneIn(msgspec.Struct):
-    timezone: str
+    timezone: Annotated[
+        str,
+        msgspec.Meta(min_length=1, description="A zone name from availableTimeZones."),
+    ]
 
 
 class PartnerAccess(msgspec.Struct):

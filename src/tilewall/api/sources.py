@@ -1,26 +1,46 @@
 """Sources: list, create, read, update, delete."""
 
+from typing import Annotated, Literal
+
 import msgspec
 from litestar import delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import Done, errors
+from tilewall.api.common import Done, NotBlank, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
 TAGS = ["Sources"]
 
 
+#: the source types of the catalogue (GET /sourcetypes has their params)
+SourceTypeName = Literal["Signage Player", "Web Browser", "Network Streamer", "Command and Control"]
+#: a param's type: one of the catalogue's, or empty for "the param's own"
+ParamType = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^(?:|HELP|IMAGE_SELECT|FILE_DIR_SELECT|RADIO|NUMBER|CHECKBOX|TEXT|URL|LAYOUT_SELECT)$"
+    ),
+]
+
+
 class ParamBody(msgspec.Struct):
-    type: str = ""
+    type: ParamType = ""
     paramName: str = ""
     paramValue: str = ""
 
 
 class SourceIn(msgspec.Struct):
-    sourceName: str
-    sourceType: str
-    params: list[ParamBody] = []
+    sourceName: Annotated[NotBlank, msgspec.Meta(description="Not blank; unique among sources.")]
+    sourceType: SourceTypeName
+    params: Annotated[
+        list[ParamBody],
+        msgspec.Meta(
+            description="The params of the source type (GET /sourcetypes lists them, with their "
+            "types, bounds and options); a param left out takes its default, a required one "
+            "may not be left out, and references (media files, layouts) must exist."
+        ),
+    ] = []
     sourceId: str | None = None
 
 

@@ -1,17 +1,37 @@
 """/system: what the host is, its health, power, software and the interface log."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import MediaType, Response, delete, get, post, put
+from litestar.params import Body
 
 from tilewall.api.common import errors
 from tilewall.host.host import Host
-from tilewall.host.system.facts import CatalogueEntry, DiagnosticResult, PackageVersion
+from tilewall.host.system.facts import (
+    PACKAGE_CATALOGUE_NAMES,
+    CatalogueEntry,
+    DiagnosticResult,
+    PackageVersion,
+)
 from tilewall.host.system.machine import PowerOutcome
 from tilewall.host.system.machine_settings import RemoteControl
 
 TAGS = ["System"]
 #: the newest part of the interface log that GET /system/apilog returns
 MAX_API_LOG_BYTES = 8 * 1024 * 1024
+
+
+#: names from the catalogue (GET /system/installthirdpartypackage), at least one
+PackageNames = Annotated[
+    list[str],
+    Body(
+        schema_extra={
+            "min_items": 1,
+            "items": {"type": "string", "enum": sorted(PACKAGE_CATALOGUE_NAMES)},
+        }
+    ),
+]
 
 
 class SystemInfoOut(msgspec.Struct):
@@ -178,7 +198,7 @@ async def third_party(host: Host) -> list[CatalogueEntry]:
 )
 async def install_third_party(
     host: Host,
-    data: list[str],
+    data: PackageNames,
 ) -> list[CatalogueEntry]:
     return await host.machine_settings.install_packages(data)
 

@@ -1,23 +1,31 @@
 """Troubleshooting reports: submit the form, download the archive."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import get, post
 from litestar.response import File
 
-from tilewall.api.common import errors
+from tilewall.api.common import FILE_HEADERS, errors
 from tilewall.host.host import Host
 from tilewall.host.system.troubleshooting import ReportForm, existing_report
 
 TAGS = ["System"]
 
 
+Field = Annotated[str, msgspec.Meta(max_length=20_000)]
+
+
 class ReportIn(msgspec.Struct):
-    name: str = ""
-    email: str = ""
-    catagory: str = ""
-    whatDoing: str = ""
-    description: str = ""
-    additionalText: str = ""
+    name: Field = ""
+    #: an e-mail address, or empty
+    email: Annotated[
+        str, msgspec.Meta(max_length=20_000, pattern=r"^(?:\s*[^@\s]+@[^@\s]+\s*)?$")
+    ] = ""
+    catagory: Field = ""
+    whatDoing: Field = ""
+    description: Field = ""
+    additionalText: Field = ""
 
 
 class ReportOut(msgspec.Struct):
@@ -53,6 +61,9 @@ async def submit_report(host: Host, data: ReportIn) -> ReportOut:
     summary="Download the last troubleshooting report (tar.bz2)",
     description="404 until a report has been submitted.",
     responses=errors(404),
+    media_type="application/x-bzip2",
+    content_media_type="application/x-bzip2",
+    response_headers=FILE_HEADERS,
 )
 async def download_report(host: Host) -> File:
     path = existing_report(host.data_dir)

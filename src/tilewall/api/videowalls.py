@@ -1,9 +1,11 @@
 """Video walls: read and delete; create and update are tilewall extensions."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -13,11 +15,17 @@ PATH = "/videowalls/{videoWallId:str}"
 
 
 class Diagonal(msgspec.Struct):
-    lengthInMillimeter: float = 0.0
+    lengthInMillimeter: Annotated[float, msgspec.Meta(ge=0)] = 0.0
 
 
 class MonitorBody(msgspec.Struct):
-    displayId: int
+    displayId: Annotated[
+        int,
+        msgspec.Meta(
+            description="A display, each on one monitor of the wall; its monitorGeometry has "
+            "a width and a height greater than 0."
+        ),
+    ]
     monitorGeometry: Geometry
     monitorDiagonal: Diagonal = msgspec.field(default_factory=Diagonal)
 
@@ -39,16 +47,26 @@ class VideoWallList(msgspec.Struct):
     videowalls: list[VideoWallBody]
 
 
+Positive = Annotated[float, msgspec.Meta(gt=0)]
+
+
+class CanvasGeometry(Geometry):
+    """A wall's canvas: width and height greater than 0."""
+
+    width: Positive
+    height: Positive
+
+
 class VideoWallIn(msgspec.Struct):
-    name: str
+    name: NotBlank
     monitors: list[MonitorBody] = []
-    canvasGeometry: Geometry | None = None
+    canvasGeometry: CanvasGeometry | None = None
 
 
 class VideoWallUpdate(msgspec.Struct):
-    name: str | None = None
+    name: NotBlank | None = None
     monitors: list[MonitorBody] | None = None
-    canvasGeometry: Geometry | None = None
+    canvasGeometry: CanvasGeometry | None = None
 
 
 def shape(host: Host, wall: VideoWall) -> VideoWallBody:

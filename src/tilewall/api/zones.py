@@ -1,12 +1,14 @@
 """Zones of video walls. Every operation exists by name and by id; both are one
 implementation looked up two ways. Create, update and delete are tilewall extensions."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, errors, keyed_by
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -47,17 +49,26 @@ class ZoneList(msgspec.Struct):
     zones: list[ZoneFull]
 
 
+ZoneDisplayIds = Annotated[
+    list[int], msgspec.Meta(description="Displays of the zone's video wall, each given once.")
+]
+ControlDisplayId = Annotated[
+    int | None,
+    msgspec.Meta(description="One of the zone's displays; 0 or absent: the first of them."),
+]
+
+
 class ZoneIn(msgspec.Struct):
-    zoneName: str
+    zoneName: PathName
     videowallId: str
-    displayIds: list[int] = []
-    controlDisplayId: int | None = None
+    displayIds: ZoneDisplayIds = []
+    controlDisplayId: ControlDisplayId = None
 
 
 class ZoneUpdate(msgspec.Struct):
-    zoneName: str | None = None
-    displayIds: list[int] | None = None
-    controlDisplayId: int | None = None
+    zoneName: PathName | None = None
+    displayIds: ZoneDisplayIds | None = None
+    controlDisplayId: ControlDisplayId = None
 
 
 def full(host: Host, zone: Zone) -> ZoneFull:
@@ -177,7 +188,15 @@ async def zones_of_wall(host: Host, videoWallId: str) -> ZoneList:
 async def rename_zone(
     host: Host,
     zoneName: str,
-    new_name: str | None = Parameter(query="newZoneName", default=None, required=False),
+    new_name: str | None = Parameter(
+        query="newZoneName",
+        default=None,
+        required=True,
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^/]*[^\s/][^/]*$",
+        description="Not blank and without '/'; at most 200 characters.",
+    ),
 ) -> ZoneShort:
     if not new_name or not new_name.strip():
         raise Invalid("newZoneName is required")

@@ -5,6 +5,8 @@ import logging
 import shutil
 from collections.abc import Sequence
 
+from tilewall.host.system.facts import PACKAGE_CATALOGUE as CATALOGUE
+from tilewall.host.system.facts import PACKAGE_CATALOGUE_NAMES as CATALOGUE_NAMES
 from tilewall.host.system.facts import CatalogueEntry, PackageVersion
 from tilewall.platform.errors import InvalidSetting
 from tilewall.platform.runner import Runner, check
@@ -14,21 +16,6 @@ log = logging.getLogger(__name__)
 
 SETTING = "platform.packages.installed"
 APT_TIMEOUT_SECONDS = 1800.0
-
-
-#: optional packages an installer may want on a display host: (Debian name, group)
-CATALOGUE: tuple[tuple[str, str], ...] = (
-    ("chromium", "Receivers"),
-    ("unclutter", "Receivers"),
-    ("ffmpeg", "Media"),
-    ("fonts-noto-cjk", "Fonts"),
-    ("fonts-noto-color-emoji", "Fonts"),
-    ("openssh-server", "Remote access"),
-    ("wireguard-tools", "Remote access"),
-    ("dnsmasq", "Network"),
-    ("chrony", "Network"),
-)
-CATALOGUE_NAMES = frozenset(name for name, _ in CATALOGUE)
 
 
 class UnknownPackage(InvalidSetting):

@@ -85,6 +85,21 @@ class PackageVersion(msgspec.Struct, frozen=True):
     version: str
 
 
+#: optional packages an installer may want on a display host: (Debian name, group)
+PACKAGE_CATALOGUE: tuple[tuple[str, str], ...] = (
+    ("chromium", "Receivers"),
+    ("unclutter", "Receivers"),
+    ("ffmpeg", "Media"),
+    ("fonts-noto-cjk", "Fonts"),
+    ("fonts-noto-color-emoji", "Fonts"),
+    ("openssh-server", "Remote access"),
+    ("wireguard-tools", "Remote access"),
+    ("dnsmasq", "Network"),
+    ("chrony", "Network"),
+)
+PACKAGE_CATALOGUE_NAMES = frozenset(name for name, _ in PACKAGE_CATALOGUE)
+
+
 class CatalogueEntry(msgspec.Struct, frozen=True, rename={"group_name": "groupName"}):
     name: str
     group_name: str

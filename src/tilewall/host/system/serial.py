@@ -154,7 +154,10 @@ def check_port(port: str) -> str:
     if not port:
         return ""
     if "://" in port:
-        parts = urlsplit(port)
+        try:
+            parts = urlsplit(port)
+        except ValueError:  # a malformed IPv6 host, for one
+            raise Invalid(f"port {port!r} is not a valid URL") from None
         if parts.scheme not in URL_SCHEMES:
             raise Invalid(
                 f"port URLs are {', '.join(s + '://' for s in URL_SCHEMES)}, not {port!r}"
