@@ -5,16 +5,19 @@ the interface's (``api``)."""
 
 import csv
 import io
+from typing import Annotated
 
 import msgspec
 from litestar import Response, get, put
 from litestar.params import Parameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
+from tilewall.api.schedule import INSTANT
 from tilewall.host.host import Host
 from tilewall.host.ports import Play
 from tilewall.host.schedule import occurrences as occ
+from tilewall.host.schedule.playlog import MAX_LIMIT, MAX_RETENTION_DAYS
 from tilewall.host.schedule.triggers import triggered_by
 
 TAGS = [EXTENSION_TAG, "Play log"]
@@ -66,7 +69,7 @@ class PlayLogBody(msgspec.Struct):
 
 
 class Retention(msgspec.Struct):
-    retentionDays: int
+    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
 
 
 def entry(play: Play) -> Entry:
@@ -97,16 +100,20 @@ SINCE = Parameter(
     query="since",
     default=None,
     required=False,
-    description="ISO 8601 instant; plays that ended before it are left out",
+    pattern=INSTANT,
+    description="ISO 8601 (without an offset: the host's local time); plays that ended "
+    "before it are left out",
 )
 UNTIL = Parameter(
     query="until",
     default=None,
     required=False,
-    description="ISO 8601 instant; plays that started at or after it are left out",
+    pattern=INSTANT,
+    description="ISO 8601 (without an offset: the host's local time); plays that started "
+    "at or after it are left out",
 )
 DISPLAY = Parameter(query="displayId", default=None, required=False)
-LIMIT = Parameter(query="limit", default=10_000, required=False, description="at most 100000")
+LIMIT = Parameter(query="limit", default=10_000, required=False, ge=1, le=MAX_LIMIT)
 
 
 @get(

@@ -1,18 +1,40 @@
 """Scheduled events (a tilewall extension): create, list (with occurrences in a window),
 read, replace and delete."""
 
+from typing import Annotated
+
 import msgspec
 from litestar import delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, documented, errors
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
+from tilewall.host.playback.overlays import LEVELS, MAX_ALERT_MS
 from tilewall.host.schedule import occurrences as occ
-from tilewall.host.schedule.events import ActionSpec, EventSpec
-from tilewall.host.schedule.model import Action, ScheduledEvent
+from tilewall.host.schedule.events import (
+    MAX_DURATION_S,
+    MAX_EXDATES,
+    MAX_PRIORITY,
+    ActionSpec,
+    EventSpec,
+)
+from tilewall.host.schedule.model import ACTION_KINDS, Action, ScheduledEvent
 
 TAGS = [EXTENSION_TAG, "Schedule"]
+_DAY = r"(197[1-9]|19[89]\d|20\d\d|21\d\d|2200)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
+_TIME = r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?"
+#: a local date-time; the date must exist and its year be 1971 to 2200
+LOCAL = rf"^{_DAY}T{_TIME}$"
+#: an ISO 8601 date or date-time, with or without an offset
+INSTANT = rf"^{_DAY}(T{_TIME}(\.\d+)?(Z|z|[+-]\d\d:?\d\d)?)?$"
+Local = Annotated[
+    str,
+    documented(pattern=LOCAL),
+    msgspec.Meta(description="A local date-time YYYY-MM-DDTHH:MM:SS (seconds may be left out)."),
+]
+Name = Annotated[str, documented(min_length=1, max_length=200, pattern=r"\S")]
+Key = Annotated[str, documented(min_length=1)]
 PATH = "/schedule/{eventId:str}"
 #: a listing without ``to`` covers this much after ``from``
 DEFAULT_WINDOW_MS = 7 * 24 * 3600 * 1000
@@ -24,32 +46,44 @@ class ActionBody(msgspec.Struct, omit_defaults=True):
     ``broadcast`` (message, alertLevel, lengthMillisec) or ``power`` (state ``on`` or
     ``off``; displayId, or every display)."""
 
-    kind: str
-    presetName: str | None = None
-    presetId: str | None = None
+    kind: Annotated[str, documented(enum=list(ACTION_KINDS))]
+    presetName: Key | None = None
+    presetId: Key | None = None
     displayId: int | None = None
-    zoneName: str | None = None
-    zoneId: str | None = None
-    mirrorgroupName: str | None = None
-    mirrorgroupId: str | None = None
-    sourceName: str | None = None
-    sourceId: str | None = None
-    message: str | None = None
-    alertLevel: str | None = None
-    lengthMillisec: int | None = None
-    state: str | None = None
+    zoneName: Key | None = None
+    zoneId: Key | None = None
+    mirrorgroupName: Key | None = None
+    mirrorgroupId: Key | None = None
+    sourceName: Key | None = None
+    sourceId: Key | None = None
+    message: Annotated[str, documented(min_length=1, max_length=2000, pattern=r"\S")] | None = None
+    alertLevel: Annotated[str, documented(enum=list(LEVELS))] | None = None
+    lengthMillisec: Annotated[int, documented(minimum=1, maximum=MAX_ALERT_MS)] | None = None
+    state: Annotated[str, documented(enum=["on", "off"])] | None = None
 
 
 class EventIn(msgspec.Struct):
-    name: str
-    start: str
+    """An event. Rules the schema cannot state: ``timeZone`` is a zone of
+    ``GET /system/timezone``'s availableTimeZones (left out: the host's, followed when it
+    changes); ``end`` is after ``start`` and not given with ``durationSeconds``;
+    ``recurrence`` is an RFC 5545 RRULE repeating at most once a minute; the objects an
+    action names exist, a switch names one target and a source, and a broadcast of an
+    event without an end gives lengthMillisec. Each refusal is a 400 whose message
+    starts with the field (``timeZone: unknown time zone 'Mars/Base'``)."""
+
+    name: Name
+    start: Local
     action: ActionBody
     timeZone: str | None = None
-    end: str | None = None
-    durationSeconds: int | None = None
-    recurrence: str | None = None
-    exdates: list[str] = []
-    priority: int = 0
+    end: Local | None = None
+    durationSeconds: Annotated[int, documented(minimum=1, maximum=MAX_DURATION_S)] | None = None
+    recurrence: Annotated[str, msgspec.Meta(description="An RFC 5545 RRULE.")] | None = None
+    exdates: Annotated[
+        list[Annotated[str, documented(pattern=rf"^{_DAY}(T{_TIME})?$")]],
+        documented(max_items=MAX_EXDATES),
+        msgspec.Meta(description="Local dates (every occurrence that day) or date-times."),
+    ] = []
+    priority: Annotated[int, documented(minimum=-MAX_PRIORITY, maximum=MAX_PRIORITY)] = 0
     enabled: bool = True
 
 
@@ -221,6 +255,9 @@ def _target(host: Host, action: Action) -> Target:
     return Target("power", str(action.display_id), f"Power: display {action.display_id}")
 
 
+_WHEN = "ISO 8601 date or date-time; without an offset, the host's local time."
+
+
 @post(
     "/schedule",
     status_code=200,
@@ -249,8 +286,12 @@ async def create_event(host: Host, data: EventIn) -> EventBody:
 )
 async def list_events(
     host: Host,
-    from_: str | None = Parameter(query="from", default=None, required=False),
-    to: str | None = Parameter(query="to", default=None, required=False),
+    from_: str | None = Parameter(
+        query="from", default=None, required=False, pattern=INSTANT, description=_WHEN
+    ),
+    to: str | None = Parameter(
+        query="to", default=None, required=False, pattern=INSTANT, description=_WHEN
+    ),
 ) -> ScheduleList:
     events = [shape(host, e) for e in host.schedule.all()]
     if from_ is None and to is None:
