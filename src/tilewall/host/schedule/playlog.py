@@ -13,7 +13,7 @@ show with the plays left open, and records any difference with the trigger
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from tilewall.host.errors import Invalid, StoreFailed
@@ -95,9 +95,9 @@ class PlayLog:
 
     # --- what displays show ------------------------------------------------------------
 
-    def _shown(self, display_id: int) -> Shown | None:
+    def _shown(self, display_id: int, blanked: Callable[[int], bool]) -> Shown | None:
         display = self._core.state.displays.get(display_id)
-        if display is None or self._overlays.is_blanked(display_id):
+        if display is None or blanked(display_id):
             return None
         tl = self._playback.effective_timeline(display)
         if not timeline.is_playing(tl):
@@ -124,8 +124,14 @@ class PlayLog:
         trigger, cause = triggers.current()
         if displays is None:
             displays = frozenset(self._core.state.displays) | frozenset(self._open)
+        overlays = self._overlays.state()  # decoded once, not once per display
+        asleep = frozenset(overlays.dpms_off_displays)
+
+        def blanked(display_id: int) -> bool:
+            return overlays.dpms_all_off or display_id in asleep
+
         for display_id in sorted(displays):
-            shown = self._shown(display_id)
+            shown = self._shown(display_id, blanked)
             current = self._open.get(display_id)
             if current is None and shown is None:
                 continue
