@@ -5,37 +5,19 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
 import pytest
-from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD, login
-from tests.helpers import (
-    WEB,
-    ServerProcess,
-    create_source,
-    locked_display,
-    make_mirror,
-    make_wall,
-    media_root,
-    ok,
-    param_value,
-    signage_source,
-    url,
-    write_png,
-)
-from tilewall.server import make_app
-
-
-def client_for(data_dir: Path) -> TestClient:  # type: ignore[type-arg]
-    return TestClient(make_app(data_dir), base_url="http://testserver.local/api")
+from tests.support.app import app_client
+from tests.support.http import TransportError, ok, url
+from tests.support.media import media_root, write_png
+from tests.support.server import ServerProcess
+from tests.support.sources import WEB, create_source, param_value, signage_source
+from tests.support.topology import locked_display, make_mirror, make_wall
 
 
 def test_restart_keeps_every_change(data_dir: Path):
-    with client_for(data_dir) as api:
-        token = login(api, keep=True)
-        api.cookies.clear()
-        api.cookies.set("JSESSIONID", token)
+    with app_client(data_dir, keep=True) as api:
+        token = api.session
         display = locked_display(api, "keep-1", "10.2.0.1")
         wall = make_wall(api, "Kept wall")
         mirror = make_mirror(api, "Kept pair")
@@ -78,9 +60,9 @@ def test_restart_keeps_every_change(data_dir: Path):
         displays_before = ok(api.get("/displays"))
         mirror_info_before = ok(api.get(url("mirrorgroups", mirror.id, "mediainfo")))
 
-    with client_for(data_dir) as api:
+    with app_client(data_dir, session=False) as api:
         # a keepLoggedIn session survives the restart as well
-        api.cookies.set("JSESSIONID", token)
+        api.use_session(token)
         for path, body in before.items():
             after = ok(api.get(path))
             if path == "/network":  # nobody has said hello since the restart
@@ -101,38 +83,24 @@ def test_restart_keeps_every_change(data_dir: Path):
 
 
 def test_restart_forgets_deleted_objects(data_dir: Path):
-    with client_for(data_dir) as api:
-        api.cookies.set("JSESSIONID", login(api))
+    with app_client(data_dir) as api:
         wall = make_wall(api)
         source = create_source(api, WEB, "Gone")
         ok(api.delete(url("sources", source["sourceId"])))
         ok(api.delete(url("videowalls", wall.id)))
-    with client_for(data_dir) as api:
-        api.cookies.set("JSESSIONID", login(api))
+    with app_client(data_dir) as api:
         assert ok(api.get("/sources")) == {"sources": []}
         assert ok(api.get("/videowalls")) == {"videowalls": []}
         assert ok(api.get("/zones")) == {"zones": []}
 
 
 def test_logged_out_session_stays_out_after_restart(data_dir: Path):
-    with client_for(data_dir) as api:
-        token = login(api, keep=True)
-        api.cookies.set("JSESSIONID", token)
+    with app_client(data_dir, keep=True) as api:
+        token = api.session
         ok(api.delete("/session"))
-    with client_for(data_dir) as api:
-        api.cookies.set("JSESSIONID", token)
+    with app_client(data_dir, session=False) as api:
+        api.use_session(token)
         assert api.get("/sources").status_code == 401
-
-
-ENV = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
-
-
-def _login(base: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=10)
-    response = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
-    assert response.status_code == 200, response.text
-    client.cookies.set("JSESSIONID", response.json()["session"]["value"])
-    return client
 
 
 def _body(n: int, suffix: str = "") -> dict[str, object]:
@@ -148,13 +116,13 @@ def _body(n: int, suffix: str = "") -> dict[str, object]:
 
 @pytest.mark.timeout(90)
 def test_sigkill_loses_no_acknowledged_change(tmp_path: Path):
-    server = ServerProcess(tmp_path / "data", ENV).start()
+    server = ServerProcess(tmp_path / "data").start()
     acknowledged: dict[str, dict[str, object]] = {}  # sourceId -> what the host answered
     stop = threading.Event()
     failures: list[str] = []
 
     def writer() -> None:
-        client = _login(server.base)
+        client = server.client()
         n = 0
         try:
             while not stop.is_set():
@@ -173,7 +141,7 @@ def test_sigkill_loses_no_acknowledged_change(tmp_path: Path):
                         failures.append(response.text)
                         return
                     acknowledged[created["sourceId"]] = response.json()
-        except httpx.TransportError:
+        except TransportError:
             pass  # the server died under us: the request in flight was not acknowledged
         finally:
             client.close()
@@ -190,15 +158,11 @@ def test_sigkill_loses_no_acknowledged_change(tmp_path: Path):
         assert not failures, failures
         assert len(acknowledged) >= 40
 
-        server = ServerProcess(tmp_path / "data", ENV).start()
-        client = _login(server.base)
-        try:
-            found = {s["sourceId"]: s for s in client.get("/sources").json()["sources"]}
-        finally:
-            client.close()
+        server.start()  # again, on the same data directory and port
+        found = {s["sourceId"]: s for s in ok(server.api.get("/sources"))["sources"]}
     finally:
         stop.set()
-        server.stop()
+        server.close()
 
     # every acknowledged change is there, as acknowledged
     for source_id, body in acknowledged.items():

@@ -32,8 +32,10 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.core.parameters import ParameterLocation
 
-from tests.conftest import ADMIN, PASSWORD
-from tests.helpers import free_port, png_bytes, wall_body
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.media import png_bytes
+from tests.support.server import free_port
+from tests.support.topology import wall_body
 from tilewall.app import create_app
 from tilewall.host.model import Resolution
 from tilewall.server import make_app

@@ -1,3 +1,6 @@
+from tests.support.app import app_client
+
+
 def test_login_and_list(api):
     r = api.get("/sources")
     assert r.status_code == 200, r.text
@@ -7,12 +10,7 @@ def test_login_and_list(api):
 
 
 def test_demo_topology_and_media_ranges(data_dir):
-    from litestar.testing import TestClient
-
-    from tilewall.server import make_app
-
-    with TestClient(make_app(data_dir, demo=True), base_url="http://testserver.local") as c:
-        c.cookies.set("JSESSIONID", login_at(c))
+    with app_client(data_dir, demo=True, root="/api") as c:
         displays = c.get("/api/displays").json()["displays"]
         assert len(displays) == 6
         types = sorted(d["stationType"] for d in displays)
@@ -30,8 +28,3 @@ def test_demo_topology_and_media_ranges(data_dir):
         assert c.get("/media/../tilewall.db").status_code == 404
         info = c.get("/api/zones/byname/Lobby Top/mediainfo").json()
         assert info["filename"] == "demo/quadrants.png"
-
-
-def login_at(client):
-    r = client.post("/api/session", json={"user": "admin", "password": "correct horse battery"})
-    return r.json()["session"]["value"]

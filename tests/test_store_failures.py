@@ -10,14 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD, login
-from tests.helpers import ServerProcess
+from tests.support.app import app_client
+from tests.support.http import Api
+from tests.support.server import ServerProcess
 from tilewall.host.errors import StoreFailed
-from tilewall.server import make_app
 
 WEB_SOURCE = {
     "sourceName": "Lobby page",
@@ -42,16 +40,15 @@ class FailOnCommand:
         await self.real.apply(changes)
 
 
-def names(client: TestClient) -> list[str]:  # type: ignore[type-arg]
+def names(client: Api) -> list[str]:
     response = client.get("/sources")
     assert response.status_code == 200
     return sorted(s["sourceName"] for s in response.json()["sources"])
 
 
 def test_failing_store_answers_503_and_applies_nothing(data_dir: Path) -> None:
-    with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-        client.cookies.set("JSESSIONID", login(client))
-        host = client.app.state.host
+    with app_client(data_dir) as client:
+        host = client.transport.app.state.host
         store = FailOnCommand(host.core.store)
         host.core.store = store
         store.failing = True
@@ -63,8 +60,7 @@ def test_failing_store_answers_503_and_applies_nothing(data_dir: Path) -> None:
         store.failing = False
         assert client.post("/sources", json=WEB_SOURCE).status_code == 200
         assert names(client) == ["Lobby page"]
-    with TestClient(make_app(data_dir), base_url="http://testserver.local/api") as client:
-        client.cookies.set("JSESSIONID", login(client))
+    with app_client(data_dir) as client:
         assert names(client) == ["Lobby page"]
 
 
@@ -93,15 +89,6 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], check=False)
 
 
-def stop_and_read_log(server: ServerProcess) -> str:
-    assert server.proc is not None and server.proc.stderr is not None
-    server.proc.terminate()
-    server.proc.wait(timeout=10)
-    text = server.proc.stderr.read().decode(errors="replace")
-    server.stop()
-    return text
-
-
 def fill(disk: Path) -> Path:
     """Write a file until the file system has no byte left."""
     filler = disk / "filler"
@@ -119,17 +106,15 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-@pytest.mark.timeout(90)
+@pytest.mark.timeout(120)
 def test_full_disk_answers_503_and_the_same_request_succeeds_once_space_is_back(
-    small_disk: Path,
+    small_disk: Path, tmp_path: Path
 ) -> None:
     data_dir = small_disk / "data"
-    env = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
-    server = ServerProcess(data_dir, env).start()
+    # the server's own log lives off the full disk, so what it says about it is kept
+    server = ServerProcess(data_dir, log_path=tmp_path / "server.log").start()
     try:
-        client = httpx.Client(base_url=server.base, timeout=10)
-        response = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
-        client.cookies.set("JSESSIONID", response.json()["session"]["value"])
+        client = server.api
         warm_up = client.post("/sources", json={**WEB_SOURCE, "sourceName": "warm-up"})
         assert warm_up.status_code == 200, warm_up.text
         assert client.delete(f"/sources/{warm_up.json()['sourceId']}").status_code == 200
@@ -145,19 +130,16 @@ def test_full_disk_answers_503_and_the_same_request_succeeds_once_space_is_back(
         filler.unlink()
         response = client.post("/sources", json=WEB_SOURCE)
         assert response.status_code == 200, response.text
-        assert [s["sourceName"] for s in client.get("/sources").json()["sources"]] == ["Lobby page"]
-        client.close()
+        assert names(client) == ["Lobby page"]
     finally:
-        log = stop_and_read_log(server)
+        server.stop()
+    log = server.log()
     # the cause is logged once for the whole outage, and the recovery once
     assert log.count("the store cannot write") == 1, log[-3000:]
     assert "full" in log and "the store writes again after 3 failed writes" in log
-    server = ServerProcess(data_dir, env).start()
+
+    server.start()
     try:
-        client = httpx.Client(base_url=server.base, timeout=10)
-        response = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
-        client.cookies.set("JSESSIONID", response.json()["session"]["value"])
-        assert [s["sourceName"] for s in client.get("/sources").json()["sources"]] == ["Lobby page"]
-        client.close()
+        assert names(server.api) == ["Lobby page"]
     finally:
-        server.stop()
+        server.close()

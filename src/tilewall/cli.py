@@ -1,4 +1,8 @@
-"""The ``tilewall`` command: serve the host, manage users."""
+"""The ``tilewall`` command: serve the host, manage users, run the kiosk agent.
+
+The server side (``tilewall.server``, ``tilewall.config``, licensing) is imported by the
+commands that need it, not here: a kiosk that installs ``tilewall[agent]`` runs
+``tilewall agent`` without the server's libraries."""
 
 import asyncio
 import logging
@@ -6,18 +10,23 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from rich.console import Console
 
 from tilewall import __version__
-from tilewall.config import Config, ConfigError
+from tilewall.agent.cli import agent
 from tilewall.host.errors import HostError
-from tilewall.host.system import licensing
-from tilewall.server import open_host, run
 
 console = Console(stderr=True)
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
+
+
+def _needs_server(error: ImportError) -> NoReturn:
+    raise click.ClickException(
+        f"this command needs the server side ({error.name} is missing): install tilewall[server]"
+    )
 
 
 @click.group()
@@ -75,6 +84,12 @@ def serve(
     if password is not None and len(password) < 8:
         raise click.UsageError("TILEWALL_ADMIN_PASSWORD must be at least 8 characters")
 
+    try:
+        from tilewall.config import Config, ConfigError
+        from tilewall.server import run
+    except ImportError as error:
+        _needs_server(error)
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
     try:
@@ -93,6 +108,11 @@ def user() -> None:
 
 
 def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
+    try:
+        from tilewall.server import open_host
+    except ImportError as error:
+        _needs_server(error)
+
     async def go() -> None:
         host = await open_host(data_dir)
         try:
@@ -172,6 +192,10 @@ def license_keygen(out_dir: Path, name: str) -> None:
     Copy NAME.pub into a host's DATA_DIR/trusted-keys/ (or put its text in
     TILEWALL_LICENCE_KEYS) so the host accepts codes signed with NAME.key.
     """
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     private_path, public_path = out_dir / f"{name}.key", out_dir / f"{name}.pub"
     for path in (private_path, public_path):
         if path.exists():
@@ -245,6 +269,10 @@ def license_issue(
     fast_video: bool,
 ) -> None:
     """Print an activation code signed with KEY."""
+    try:
+        from tilewall.host.system import licensing
+    except ImportError as error:
+        _needs_server(error)
     text = key_path.read_text()
     # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
     if "PRIVATE KEY" not in text:
@@ -281,3 +309,4 @@ from tilewall.commands import GROUPS  # noqa: E402
 
 for _group in GROUPS:
     main.add_command(_group)
+main.add_command(agent)

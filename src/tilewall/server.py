@@ -147,7 +147,7 @@ def make_app(
     """
     handlers: list[logging.Handler] = []
     bridge = HostBridge()
-    hub = Hub(bridge)
+    hub = Hub(bridge, stations=bridge)
     virtual: list[VirtualReceiver] = []
 
     async def startup(app: Litestar) -> None:

@@ -5,12 +5,9 @@ A route added later is swept automatically."""
 import re
 
 import pytest
-from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD, login
-from tests.helpers import error
+from tests.support.http import Api, error, login
 from tilewall.app import create_app
-from tilewall.server import make_app
 
 #: (method, path) pairs that need no session
 PUBLIC = {("POST", "/api/session")}
@@ -41,16 +38,17 @@ OPERATIONS = _operations()
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def with_a_session(sessionless: Api) -> Api:
+    """The app of every sessionless test, with a live session."""
+    login(sessionless)
+    return sessionless
+
+
+@pytest.fixture
+def shared(with_a_session: Api) -> Api:
     """One app for the whole sweep, with a live session that requests do not carry."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TILEWALL_ADMIN_USER", ADMIN)
-        mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
-        app = make_app(tmp_path_factory.mktemp("sweep") / "data")
-        with TestClient(app, base_url="http://testserver.local/api") as client:
-            login(client)
-            client.cookies.clear()
-            yield client
+    with_a_session.forget_session()
+    return with_a_session
 
 
 def test_sweep_covers_the_interface():
@@ -73,15 +71,13 @@ def _concrete(path: str) -> str:
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
-def test_without_session_401(shared: TestClient, method: str, path: str) -> None:  # type: ignore[type-arg]
-    shared.cookies.clear()
+def test_without_session_401(shared: Api, method: str, path: str) -> None:
     response = shared.request(method, _concrete(path), json={})
     error(response, 401)
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
-def test_with_bogus_session_401(shared: TestClient, method: str, path: str) -> None:  # type: ignore[type-arg]
-    shared.cookies.clear()
+def test_with_bogus_session_401(shared: Api, method: str, path: str) -> None:
     response = shared.request(
         method,
         _concrete(path),

@@ -1,8 +1,9 @@
 """Receiver devices: listed available, locked (display appears), unlocked, reset; by
 address and by seat id; USB devices; licence station limit."""
 
-from tests.helpers import error, host_of, locked_display, ok, register, run, url
-from tilewall.host.model import Licence
+from tests.support.app import host_of, set_licence
+from tests.support.http import error, ok, url
+from tests.support.topology import locked_display, register
 
 DEVICE_FIELDS = {
     "seatId",
@@ -146,16 +147,28 @@ def test_seat_id_with_dots_and_colons(api):
 
 
 def test_licence_station_limit_403(api):
-    host = host_of(api)
-
-    async def licence():
-        async with host.core.change() as tx:
-            host.licence.set(tx, Licence(number_of_stations=2))
-
-    run(api, licence)
+    set_licence(api, number_of_stations=2)
     locked_display(api)
     locked_display(api)
     station = register(api)
     error(api.put(url("network", station.seat_id, "lock")), 403)
     assert ok(api.get(url("network", station.seat_id)))["status"] == "AVAILABLE"
     assert len(ok(api.get("/displays"))["displays"]) == 2
+
+
+def test_rename_a_receiver(api):
+    register(api, "lobby-3", "10.1.0.3")
+    r = api.put("/network/lobby-3", json={"name": "Lobby left", "location": "Ground floor"})
+    assert r.status_code == 200, r.text
+    assert (r.json()["name"], r.json()["location"]) == ("Lobby left", "Ground floor")
+    assert ok(api.get("/network/lobby-3"))["name"] == "Lobby left"
+    # a field left out is kept
+    r = api.put("/network/lobby-3", json={"location": "  Hall  "})
+    assert (r.json()["name"], r.json()["location"]) == ("Lobby left", "Hall")
+
+    for body in ({"name": ""}, {"name": "   "}, {"name": "x" * 257}, {"location": "y" * 257}):
+        r = api.put("/network/lobby-3", json=body)
+        assert r.status_code == 400, (body, r.text)
+    assert api.put("/network/lobby-3", json={"name": 5}).status_code == 400
+    assert api.put("/network/nobody", json={"name": "x"}).status_code == 404
+    assert ok(api.get("/network/lobby-3"))["name"] == "Lobby left"

@@ -2,78 +2,70 @@
 
 import pytest
 
-from tests.helpers import (
-    WEB,
-    create_source,
-    error,
-    locked_display,
-    make_mirror,
-    make_wall,
-    ok,
-    url,
+from tests.support.app import SharedApp
+from tests.support.http import error, ok, url
+from tests.support.mixins import (
+    ByNameDeleteMixin,
+    CrudMixin,
+    GeneratedIdMixin,
+    NamesInPathsMixin,
+    SortedByNameMixin,
 )
-
-NAMES = ["Morning", "Evening show", "Présentation – été ☀"]
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_save_list_get_by_id_and_name(api, name):
-    saved = ok(api.post("/presets", json={"name": name}))
-    assert saved["name"] == name and saved["id"]
-    assert ok(api.get("/presets")) == {"presets": [{"id": saved["id"], "name": name}]}
-    assert ok(api.get(url("presets", saved["id"]))) == {"id": saved["id"], "name": name}
-    assert ok(api.get(url("presets", "byname", name))) == {"id": saved["id"], "name": name}
+from tests.support.sources import WEB, create_source
+from tests.support.topology import locked_display, make_topology
 
 
-def test_save_same_name_replaces(api):
-    first = ok(api.post("/presets", json={"name": "Only"}))
-    second = ok(api.post("/presets", json={"name": "Only"}))
-    assert first["id"] == second["id"]
-    assert len(ok(api.get("/presets"))["presets"]) == 1
+class TestPresetCrud(
+    SharedApp,
+    CrudMixin,
+    ByNameDeleteMixin,
+    GeneratedIdMixin,
+    NamesInPathsMixin,
+    SortedByNameMixin,
+):
+    """Saving under a taken name replaces that preset."""
 
+    collection = "/presets"
+    list_key = "presets"
+    by_name = "/presets/byname"
+    taken_name = "replaces"
 
-def test_save_needs_a_name(api):
-    error(api.post("/presets", json={"name": "  "}), 400)
-    error(api.post("/presets", json={}), 400, "name")
-    assert ok(api.get("/presets")) == {"presets": []}
+    def valid_body(self, api, name):
+        return {"name": name}
 
+    def invalid_bodies(self, api):
+        return [({"name": 5}, 400, ("name",)), ({"name": "x" * 5000}, 400, ("name",))]
 
-@pytest.mark.parametrize("by", ["id", "name"])
-@pytest.mark.parametrize("name", NAMES)
-def test_delete(api, by, name):
-    saved = ok(api.post("/presets", json={"name": name}))
-    path = url("presets", saved["id"]) if by == "id" else url("presets", "byname", name)
-    ok(api.delete(path))
-    assert ok(api.get("/presets")) == {"presets": []}
-    error(api.delete(path), 404)
+    def test_list_items_are_id_and_name(self, api):
+        saved = self.create(api)
+        assert {"id": saved["id"], "name": saved["name"]} in ok(api.get("/presets"))["presets"]
+        assert saved == {"id": saved["id"], "name": saved["name"]}
 
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/presets/nope",
-        "/presets/byname/nope",
-        "/presets/nope/switch",
-        "/presets/byname/nope/switch",
-    ],
-)
-def test_unknown_404(api, path):
-    method = api.put if path.endswith("switch") else api.get
-    error(method(path), 404, "not found")
-
-
-def test_delete_unknown_404(api):
-    error(api.delete("/presets/nope"), 404)
-    error(api.delete("/presets/byname/nope"), 404)
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/presets/nope",
+            "/presets/byname/nope",
+            "/presets/nope/switch",
+            "/presets/byname/nope/switch",
+        ],
+    )
+    def test_unknown_404(self, api, path):
+        method = api.put if path.endswith("switch") else api.get
+        error(method(path), 404, "not found")
+        if not path.endswith("switch"):
+            error(api.delete(path), 404)
 
 
 @pytest.fixture
 def scene(api):
-    """A standalone display, a 2x2 wall with two zones, a mirror group, two sources."""
+    """A standalone display, a 2x2 wall with zones "Left" and "Right", a mirror group, two
+    sources."""
+    topology = make_topology(api)
     return {
-        "display": locked_display(api),
-        "wall": make_wall(api),
-        "mirror": make_mirror(api),
+        "display": topology.display,
+        "wall": topology.wall,
+        "mirror": topology.mirror,
         "a": create_source(api, WEB, "Source A"),
         "b": create_source(api, WEB, "Source B"),
     }
@@ -161,17 +153,6 @@ def test_switch_skips_objects_deleted_since(api, scene):
     body = ok(api.put(url("presets", saved["id"], "switch")))
     assert body["playing"] is True
     assert [z["zoneName"] for z in ok(api.get("/zones"))["zones"]] == ["Left"]
-
-
-def test_presets_listed_by_name(api):
-    for name in ("b", "A", "c"):
-        ok(api.post("/presets", json={"name": name}))
-    assert [p["name"] for p in ok(api.get("/presets"))["presets"]] == ["A", "b", "c"]
-
-
-def test_preset_name_with_slash_refused(api):
-    error(api.post("/presets", json={"name": "Show A/B"}), 400, "/")
-    assert ok(api.get("/presets"))["presets"] == []
 
 
 def test_switch_after_source_deleted_plays_no_ghost(api):

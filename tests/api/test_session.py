@@ -3,11 +3,8 @@
 import time
 from pathlib import Path
 
-from litestar.testing import TestClient
-
-from tests.conftest import ADMIN, PASSWORD, login
-from tests.helpers import error, host_of, ok, run
-from tilewall.server import make_app
+from tests.support.app import app_client, host_of, run
+from tests.support.http import ADMIN, PASSWORD, error, login, ok
 
 CREDENTIALS = {"user": ADMIN, "password": PASSWORD}
 
@@ -76,20 +73,20 @@ def test_keep_logged_in_query_accepted(anon):
 
 def test_cookie_header_with_other_cookies_and_attributes(anon):
     token = login(anon)
-    anon.cookies.clear()
+    anon.forget_session()
     response = anon.get("/sources", headers={"cookie": f"a=b; JSESSIONID={token}; Path=/"})
     assert ok(response) == {"sources": []}
 
 
 def test_cookie_header_with_spaces_and_quotes(anon):
     token = login(anon)
-    anon.cookies.clear()
+    anon.forget_session()
     ok(anon.get("/sources", headers={"cookie": f'theme=dark;JSESSIONID = "{token}" ; lang=en'}))
 
 
 def test_bogus_cookie_401(anon):
     login(anon)
-    anon.cookies.clear()
+    anon.forget_session()
     error(anon.get("/sources", headers={"cookie": "JSESSIONID=not-a-session"}), 401)
 
 
@@ -103,7 +100,7 @@ def test_logout_then_401(api):
 def test_logout_ends_only_that_session(anon):
     first = login(anon)
     second = login(anon)
-    anon.cookies.clear()
+    anon.forget_session()
     ok(anon.delete("/session", headers={"cookie": f"JSESSIONID={first}"}))
     error(anon.get("/sources", headers={"cookie": f"JSESSIONID={first}"}), 401)
     ok(anon.get("/sources", headers={"cookie": f"JSESSIONID={second}"}))
@@ -116,11 +113,10 @@ def test_session_ids_unique_and_long(anon):
 
 
 def test_idle_expiry_and_keep_logged_in(data_dir: Path):
-    app = make_app(data_dir, session_idle_seconds=1.0)
-    with TestClient(app, base_url="http://testserver.local/api") as client:
+    with app_client(data_dir, session=False, session_idle_seconds=1.0) as client:
         short = login(client)
         kept = login(client, keep=True)
-        client.cookies.clear()
+        client.forget_session()
         ok(client.get("/sources", headers={"cookie": f"JSESSIONID={short}"}))
         time.sleep(1.5)
         error(client.get("/sources", headers={"cookie": f"JSESSIONID={short}"}), 401)
@@ -128,10 +124,9 @@ def test_idle_expiry_and_keep_logged_in(data_dir: Path):
 
 
 def test_activity_keeps_an_idle_session_alive(data_dir: Path):
-    app = make_app(data_dir, session_idle_seconds=0.6)
-    with TestClient(app, base_url="http://testserver.local/api") as client:
+    with app_client(data_dir, session=False, session_idle_seconds=0.6) as client:
         token = login(client)
-        client.cookies.clear()
+        client.forget_session()
         for _ in range(4):
             time.sleep(0.3)
             ok(client.get("/sources", headers={"cookie": f"JSESSIONID={token}"}))
@@ -149,7 +144,7 @@ def test_many_logins_stay_bounded(anon):
     assert accounts.session_count <= 200
     # the newest, and new logins over HTTP, still work
     newest = [*tokens[-5:], login(anon), login(anon)]
-    anon.cookies.clear()
+    anon.forget_session()
     for token in newest:
         ok(anon.get("/sources", headers={"cookie": f"JSESSIONID={token}"}))
     assert accounts.session_count <= 200

@@ -1,6 +1,8 @@
 """/system operations served so far."""
 
-from tests.helpers import ok
+from tests.support.http import ok
+from tests.support.sources import WEB, create_source
+from tests.support.topology import locked_display
 
 
 def test_mapping_data_version_outside_failover_group(api):
@@ -11,8 +13,6 @@ def test_mapping_data_version_outside_failover_group(api):
 
 
 def test_mapping_data_version_stays_minus_one_after_changes(api):
-    from tests.helpers import WEB, create_source, locked_display
-
     display = locked_display(api)
     source = create_source(api, WEB)
     ok(api.put(f"/displays/{display}/switch", params={"destinationSourceId": source["sourceId"]}))

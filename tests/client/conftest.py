@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD
+from tests.support.http import ADMIN, PASSWORD
 from tilewall.client import ApiError, Client
 from tilewall.host.system.licensing import generate_signing_key, public_key_text
 from tilewall.server import make_app

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import ADMIN, PASSWORD
-from tests.helpers import free_port
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.server import free_port
 from tilewall.cli import main
 from tilewall.client import Client
 

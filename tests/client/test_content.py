@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tests.client.conftest import by_name, refused
-from tests.helpers import png_bytes
+from tests.support.media import png_bytes
 from tilewall.client import Client, window
 
 

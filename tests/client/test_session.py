@@ -11,8 +11,8 @@ import pytest
 from litestar.testing import TestClient
 
 from tests.client.conftest import refused
-from tests.conftest import ADMIN, PASSWORD
-from tests.helpers import free_port
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.server import free_port
 from tilewall.client import ApiError, Client, HostUnreachable
 from tilewall.client.base import api_root
 

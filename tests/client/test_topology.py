@@ -6,7 +6,8 @@ from __future__ import annotations
 from litestar.testing import TestClient
 
 from tests.client.conftest import by_name, refused
-from tests.helpers import register
+from tests.support.http import Api
+from tests.support.topology import register
 from tilewall.client import Client, geometry, grid, monitor
 
 Http = TestClient  # type: ignore[type-arg]
@@ -39,7 +40,7 @@ def test_receiver_devices(client: Client, app: Http) -> None:
         "is_initialized": True,
         "property_keys": {},
     }
-    register(app, "usb-seat", "192.0.2.77", usb_devices=[usb])
+    register(Api(app), "usb-seat", "192.0.2.77", usb_devices=[usb])
     assert [d["name"] for d in client.network.usb_devices("usb-seat")] == ["keyboard"]
 
 

@@ -1,51 +1,17 @@
 """The operator console, driven in headless Chromium the way an operator uses it."""
 
-import struct
-import zlib
-
-import httpx
 import pytest
-from console_helpers import ADMIN, PASSWORD, eventually, login, shot
+from tests.support.browser import CONSOLE_VIEWPORT, console_login, shot
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.media import png_bytes
+from tests.support.topology import source_id, zone_named
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
 
-def _png(width: int = 32, height: int = 18) -> bytes:
-    """A small valid PNG, drawn here so the test needs no image files."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    raw = b"".join(
-        b"\x00" + b"".join(bytes((x * 7 % 256, y * 13 % 256, 160)) for x in range(width))
-        for y in range(height)
-    )
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
-
-
-def _source_id(api: httpx.Client, name: str) -> str:
-    for s in api.get("/sources").json()["sources"]:
-        if s["sourceName"] == name:
-            return str(s["sourceId"])
-    raise AssertionError(f"no source {name!r}")
-
-
-def _zone(api: httpx.Client, name: str) -> dict:  # type: ignore[type-arg]
-    for z in api.get("/zones").json()["zones"]:
-        if z["zoneName"] == name:
-            return z  # type: ignore[no-any-return]
-    raise AssertionError(f"no zone {name!r}")
-
-
 def test_login_sends_back_where_the_operator_was(browser, host_url):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(viewport=CONSOLE_VIEWPORT)
     page = context.new_page()
     try:
         page.goto(f"{host_url}/#/presets")
@@ -79,23 +45,23 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     page.get_by_role("button", name="Lobby Bottom", exact=True).click()
     panel = page.locator("aside.panel")
     panel.locator("h2", has_text="Lobby Bottom").wait_for()
-    clip = _source_id(api, "Demo Clip")
+    clip = source_id(api, "Demo Clip")
     panel.locator("select[name=source]").select_option(clip)
     panel.get_by_role("button", name="Switch", exact=True).click()
-    eventually(lambda: _zone(api, "Lobby Bottom")["playingSourceId"] == clip)
+    wait_until(lambda: zone_named(api, "Lobby Bottom")["playingSourceId"] == clip)
     panel.locator(".now", has_text="Demo Clip").wait_for()
     shot(page, "overview-control")
 
     # drag a source onto a zone
-    project = _source_id(api, "Project Page")
+    project = source_id(api, "Project Page")
     page.drag_and_drop(f".source-chip[data-source-id='{project}']", ".chip:text('Lobby Top')")
-    eventually(lambda: _zone(api, "Lobby Top")["playingSourceId"] == project)
+    wait_until(lambda: zone_named(api, "Lobby Top")["playingSourceId"] == project)
 
     # pause and resume from the panel
     panel.get_by_role("button", name="❚❚ Pause").click()
-    eventually(lambda: _zone(api, "Lobby Bottom")["isPlaying"] is False)
+    wait_until(lambda: zone_named(api, "Lobby Bottom")["isPlaying"] is False)
     panel.get_by_role("button", name="▶ Resume").click()
-    eventually(lambda: _zone(api, "Lobby Bottom")["isPlaying"] is True)
+    wait_until(lambda: zone_named(api, "Lobby Bottom")["isPlaying"] is True)
 
     # by keyboard: a tile is a button; Enter selects its zone
     page.locator(".wall-canvas .tile[data-display-id='1']").focus()
@@ -108,13 +74,13 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     dialog.locator("label.check", has_text="demo/bars.png").locator("input").check()
     dialog.get_by_role("button", name="Play", exact=True).click()
     dialog.wait_for(state="detached")
-    top = _zone(api, "Lobby Top")
+    top = zone_named(api, "Lobby Top")
     info = api.get(f"/zones/{top['zoneId']}/mediainfo").json()
     assert info["filename"] == "demo/bars.png"
     panel.locator(".now", has_text="Video list").wait_for()
 
     # a change made by another client shows within about a second
-    slides = _source_id(api, "Welcome Slides")
+    slides = source_id(api, "Welcome Slides")
     group = api.get("/mirrorgroups").json()["mirrorgroups"][0]
     r = api.put(f"/mirrorgroups/{group['id']}/play", json={"sourceId": slides})
     assert r.status_code == 200, r.text
@@ -126,7 +92,7 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
 
 def test_save_recall_and_delete_a_preset(page, host_url, api):  # type: ignore[no-untyped-def]
     page.goto(f"{host_url}/#/presets")
-    slides = _source_id(api, "Welcome Slides")
+    slides = source_id(api, "Welcome Slides")
     r = api.put("/zones/byname/Lobby Top/switch", params={"destinationSourceId": slides})
     assert r.status_code == 200, r.text
     page.fill("input[name=presetName]", "Console Test")
@@ -135,11 +101,11 @@ def test_save_recall_and_delete_a_preset(page, host_url, api):  # type: ignore[n
     row.wait_for()
     assert any(p["name"] == "Console Test" for p in api.get("/presets").json()["presets"])
 
-    web = _source_id(api, "Project Page")
+    web = source_id(api, "Project Page")
     api.put("/zones/byname/Lobby Top/switch", params={"destinationSourceId": web})
-    assert _zone(api, "Lobby Top")["playingSourceId"] == web
+    assert zone_named(api, "Lobby Top")["playingSourceId"] == web
     row.get_by_role("button", name="Recall preset Console Test").click()
-    eventually(lambda: _zone(api, "Lobby Top")["playingSourceId"] == slides)
+    wait_until(lambda: zone_named(api, "Lobby Top")["playingSourceId"] == slides)
     shot(page, "presets")
 
     row.get_by_role("button", name="Delete preset Console Test").click()
@@ -154,7 +120,7 @@ def test_upload_a_media_file(page, host_url, api):  # type: ignore[no-untyped-de
     page.fill("input[name=folder]", "console")
     page.set_input_files(
         "input[type=file]",
-        files=[{"name": "swatch.png", "mimeType": "image/png", "buffer": _png()}],
+        files=[{"name": "swatch.png", "mimeType": "image/png", "buffer": png_bytes()}],
     )
     page.wait_for_selector(".media-item[data-name='console/swatch.png']")
     names = [f["name"] for f in api.get("/media").json()["files"]]
@@ -245,7 +211,7 @@ def test_lock_a_receiver_and_build_a_wall(page, host_url, api):  # type: ignore[
     page.locator(".new-zone label.check", has_text=f"#{display_id}").locator("input").check()
     page.get_by_role("button", name="Create zone").click()
     page.locator("input[name=zoneName]").first.wait_for()
-    zone = _zone(api, "Console Zone")
+    zone = zone_named(api, "Console Zone")
     assert zone["videowallId"] == wall["id"]
     assert [d["displayId"] for d in zone["zoneDisplays"] if d["isSelected"]] == [display_id]
     shot(page, "walls", full_page=True)
@@ -281,10 +247,10 @@ def test_settings_and_layouts_render_readably(page, host_url):  # type: ignore[n
 
 
 def test_a_lost_session_goes_to_login_and_back(browser, host_url):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(viewport=CONSOLE_VIEWPORT)
     page = context.new_page()
     try:
-        login(page, host_url, "#/media")
+        console_login(page, host_url, "#/media")
         page.wait_for_selector(".media-item")
         context.clear_cookies()
         page.goto(f"{host_url}/#/sources")
@@ -419,7 +385,7 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
     assert page.locator("input[name=hostName]").input_value() == "lobby-host"
     page.locator("select[name=timezone]").select_option("Europe/Lisbon")
     page.get_by_role("button", name="Set time zone").click()
-    eventually(
+    wait_until(
         lambda: ("PUT", "/api/system/timezone", {"timezone": "Europe/Lisbon"}) in sent, page=page
     )
     shot(page, "settings-offered", full_page=True)
@@ -430,4 +396,4 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
     assert not any(p == "/api/system/reboot" for _, p, _ in sent)
     page.get_by_role("button", name="Reboot the host").click()
     page.locator("dialog").get_by_role("button", name="Reboot the host").click()
-    eventually(lambda: any(p == "/api/system/reboot" for _, p, _ in sent), page=page)
+    wait_until(lambda: any(p == "/api/system/reboot" for _, p, _ in sent), page=page)

@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from tests.support.fakes import FakeHost, serve
 from tilewall.host.model import Geometry, Monitor, Param, Source, Timeline, VideoWall, Zone
 from tilewall.host.state import Event
-
-from .fakes import FakeHost, serve
 
 #: Debian's chromium (never a downloaded browser); TILEWALL_CHROMIUM overrides
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")

@@ -8,11 +8,10 @@ from typing import Any
 
 import websockets
 
+from tests.support.fakes import FakeHost, serve
 from tilewall.host.model import Source, Timeline
 from tilewall.host.state import Event
 from tilewall.receivers.session import Limits
-
-from .fakes import FakeHost, serve
 
 HELLO = {
     "v": 1,

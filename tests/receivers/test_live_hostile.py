@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .live import InProcessHost, serve
+from tests.support.server import InProcessServer, running
 
 pytestmark = pytest.mark.browser  # a live server and many sockets: with the slow tests
 
@@ -33,14 +33,14 @@ class Errors(logging.Handler):
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessHost]:
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer]:
     errors = Errors()
     loggers = [logging.getLogger(name) for name in ("", "uvicorn", "uvicorn.error")]
     for logger in loggers:
         logger.addHandler(errors)
     try:
-        for live in serve(tmp_path_factory, "hostile", in_process=True):
-            assert isinstance(live, InProcessHost)
+        for live in running(tmp_path_factory, "hostile", in_process=True):
+            assert isinstance(live, InProcessServer)
             live.errors = errors  # type: ignore[attr-defined]
             yield live
     finally:
@@ -125,7 +125,7 @@ GARBAGE: list[str | bytes] = [
 ]
 
 
-async def test_hostile_frames_are_dropped_and_the_host_keeps_serving(host: InProcessHost) -> None:
+async def test_hostile_frames_are_dropped_and_the_host_keeps_serving(host: InProcessServer) -> None:
     uri = f"ws://127.0.0.1:{host.port}/receiver/ws"
     hub = host.hub
 
@@ -241,7 +241,7 @@ class Member:
                         await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
 
 
-async def test_one_host_holds_a_crowd_of_receivers(host: InProcessHost) -> None:
+async def test_one_host_holds_a_crowd_of_receivers(host: InProcessServer) -> None:
     uri = f"ws://127.0.0.1:{host.port}/receiver/ws"
     crowd = [Member(uri, f"crowd-{n:03d}") for n in range(CROWD)]
     started = time.monotonic()

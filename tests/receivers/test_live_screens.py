@@ -7,15 +7,13 @@ from typing import Any
 
 import pytest
 
-from .live import (
+from tests.support.browser import (
     BLACK,
     BLUE,
-    DEMO_MEDIA,
     GREEN,
     RED,
     VIEWPORT,
     YELLOW,
-    LiveHost,
     near,
     needs_chromium,
     open_receiver,
@@ -24,8 +22,10 @@ from .live import (
     tw,
     wait_colour,
     wait_connected,
-    wait_until,
 )
+from tests.support.media import DEMO_MEDIA
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -41,22 +41,22 @@ def bottom_right(image: Any) -> tuple[int, int, int]:
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveHost, Any]]:
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Any]]:
     yield from rig(tmp_path_factory, "screens")
 
 
 @pytest.fixture(scope="module")
-def host(both: tuple[LiveHost, Any]) -> LiveHost:
+def host(both: tuple[ServerProcess, Any]) -> ServerProcess:
     return both[0]
 
 
 @pytest.fixture(scope="module")
-def context(both: tuple[LiveHost, Any]) -> Any:
+def context(both: tuple[ServerProcess, Any]) -> Any:
     return both[1]
 
 
 @pytest.fixture(scope="module")
-def quadrants(host: LiveHost) -> str:
+def quadrants(host: ServerProcess) -> str:
     host.upload("quadrants.png", DEMO_MEDIA / "quadrants.png")
     return host.signage("Quadrants", ["quadrants.png"])
 
@@ -65,7 +65,7 @@ def pairing_shown(page: Any) -> bool:
     return bool(page.locator(".card.pairing").count())
 
 
-def test_station_lifecycle(host: LiveHost, context: Any) -> None:
+def test_station_lifecycle(host: ServerProcess, context: Any) -> None:
     pages = {seat: open_receiver(context, host, seat) for seat in ("life-a", "life-b")}
     for seat, page in pages.items():
         device = host.wait_station(seat, lambda d: d["isOnline"])
@@ -117,7 +117,7 @@ def test_station_lifecycle(host: LiveHost, context: Any) -> None:
     pages["life-b"].close()
 
 
-def test_switch_and_see(host: LiveHost, context: Any, quadrants: str) -> None:
+def test_switch_and_see(host: ServerProcess, context: Any, quadrants: str) -> None:
     page = open_receiver(context, host, "see-a")
     other = open_receiver(context, host, "see-b")
     display_id = host.lock("see-a")
@@ -159,7 +159,7 @@ def test_switch_and_see(host: LiveHost, context: Any, quadrants: str) -> None:
     other.close()
 
 
-def test_overlays(host: LiveHost, context: Any, quadrants: str) -> None:
+def test_overlays(host: ServerProcess, context: Any, quadrants: str) -> None:
     pages = {seat: open_receiver(context, host, seat) for seat in ("ovl-a", "ovl-b")}
     ids = {seat: host.lock(seat) for seat in pages}
     for display_id in ids.values():
@@ -228,7 +228,7 @@ def test_overlays(host: LiveHost, context: Any, quadrants: str) -> None:
         page.close()
 
 
-def test_resolution_is_the_render_size(host: LiveHost, context: Any, quadrants: str) -> None:
+def test_resolution_is_the_render_size(host: ServerProcess, context: Any, quadrants: str) -> None:
     page = open_receiver(context, host, "res-a")
     display_id = host.lock("res-a")
     host.ok("PUT", f"/displays/{display_id}/switch", params={"destinationSourceId": quadrants})
@@ -262,7 +262,9 @@ def test_resolution_is_the_render_size(host: LiveHost, context: Any, quadrants: 
     page.close()
 
 
-def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadrants: str) -> None:
+def test_reconnects_after_the_host_restarts(
+    host: ServerProcess, context: Any, quadrants: str
+) -> None:
     pages = {seat: open_receiver(context, host, seat) for seat in ("rst-a", "rst-b")}
     ids = {seat: host.lock(seat) for seat in pages}
     for display_id in ids.values():
@@ -315,7 +317,7 @@ def test_reconnects_after_the_host_restarts(host: LiveHost, context: Any, quadra
 
 
 def test_mirror_group_shows_one_picture_on_each_member(
-    host: LiveHost, context: Any, quadrants: str
+    host: ServerProcess, context: Any, quadrants: str
 ) -> None:
     pages = {seat: open_receiver(context, host, seat) for seat in ("mir-a", "mir-b")}
     ids = [host.lock(seat) for seat in pages]

@@ -12,16 +12,14 @@ from typing import Any
 
 import pytest
 
-from .live import (
+from tests.support.browser import (
     ARTIFACTS,
     BLACK,
     BLUE,
-    DEMO_MEDIA,
     GREEN,
     RED,
     VIEWPORT,
     YELLOW,
-    LiveHost,
     centre,
     near,
     needs_chromium,
@@ -29,8 +27,10 @@ from .live import (
     rig,
     screenshot,
     wait_colour,
-    wait_until,
 )
+from tests.support.media import DEMO_MEDIA
+from tests.support.server import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -44,7 +44,7 @@ DEBUG = False  # print every sampling round
 
 @dataclass
 class Wall:
-    host: LiveHost
+    host: ServerProcess
     pages: dict[str, Any]
     ids: dict[str, int]
     wall_id: str

@@ -5,6 +5,7 @@ import json
 import msgspec
 import pytest
 
+from tests.support.fakes import FakeMedia
 from tilewall.host.model import (
     Display,
     Geometry,
@@ -29,8 +30,6 @@ from tilewall.host.playback.render_content import (
 )
 from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
 from tilewall.host.state import State
-
-from .fakes import FakeMedia
 
 HOST = HostInfo("wallhost", "192.0.2.10")
 NOW = 1_700_000_000_000

@@ -2,6 +2,7 @@
 
 import asyncio
 
+from tests.support.fakes import FakeHost, FakeMedia
 from tilewall.host.model import Geometry, Monitor, Timeline, VideoWall, Zone
 from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
 from tilewall.host.state import Event
@@ -9,7 +10,6 @@ from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import Limits
 from tilewall.receivers.virtual import VirtualReceiver
 
-from .fakes import FakeHost, FakeMedia
 from .test_render import signage
 
 

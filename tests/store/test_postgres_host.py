@@ -7,29 +7,19 @@ import logging
 import os
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from litestar.testing import TestClient
 
-from tests.conftest import ADMIN, PASSWORD, login
-from tests.helpers import (
-    WEB,
-    ServerProcess,
-    create_source,
-    error,
-    free_port,
-    locked_display,
-    make_wall,
-    ok,
-    url,
-)
 from tests.store.pgserver import PostgresServer
-from tilewall.server import make_app
+from tests.support.app import app_client
+from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
+from tests.support.server import ServerProcess, free_port
+from tests.support.sources import WEB, create_source
+from tests.support.topology import locked_display, make_wall
 
 ENV = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
 WEB_SOURCE = {
@@ -39,12 +29,12 @@ WEB_SOURCE = {
 }
 
 
-def client_for(data_dir: Path, database: str) -> TestClient:  # type: ignore[type-arg]
-    app = make_app(data_dir, database=database)
-    return TestClient(app, base_url="http://testserver.local/api")
+def client_for(data_dir: Path, database: str) -> Any:
+    """The host on ``database`` in this process, as a client without a session yet."""
+    return app_client(data_dir, session=False, database=database)
 
 
-def snapshot(api: TestClient) -> dict[str, Any]:  # type: ignore[type-arg]
+def snapshot(api: Api) -> dict[str, Any]:
     """What a client sees of the topology and content (without who is online now)."""
     seen = {path: ok(api.get(path)) for path in ("/sources", "/presets", "/videowalls", "/zones")}
     displays = ok(api.get("/displays"))
@@ -79,7 +69,7 @@ def test_a_restart_on_another_machine_finds_everything_in_the_database(
     assert not (elsewhere / "initial-admin-password").exists()
 
 
-def _names(api: TestClient) -> list[str]:  # type: ignore[type-arg]
+def _names(api: Api) -> list[str]:
     return sorted(s["sourceName"] for s in ok(api.get("/sources"))["sources"])
 
 
@@ -147,36 +137,7 @@ def _outage(data_dir: Path, postgres_url: str, postgres_server: PostgresServer) 
 
 def _serve(data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> ServerProcess:
     """``tilewall serve`` with ``extra`` options, as an operator runs it."""
-    server = ServerProcess(data_dir, {**ENV, **(env or {})})
-    server.proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from tilewall.cli import main; main()",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(server.port),
-            "--data-dir",
-            str(data_dir),
-            *extra,
-        ],
-        env={**os.environ, **server.env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.proc.poll() is not None:
-            raise RuntimeError(f"server exited: {server.proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        try:
-            httpx.get(f"{server.base}/openapi.json", timeout=1.0)
-            return server
-        except httpx.TransportError:
-            time.sleep(0.1)
-    server.stop()
-    raise RuntimeError("server did not start in time")
+    return ServerProcess(data_dir, args=extra, env=env).start()
 
 
 def _session(base: str) -> httpx.Client:

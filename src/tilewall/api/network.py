@@ -7,9 +7,9 @@ import msgspec
 from litestar import get, put
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
-from tilewall.host.errors import NotFound
 from tilewall.host.host import Host
 from tilewall.host.model import Station
+from tilewall.host.topology.agents import AgentInfo
 
 TAGS = ["Receiver devices"]
 
@@ -28,6 +28,28 @@ class DeviceItem(msgspec.Struct):
     serial: str
 
 
+class PowerStatus(msgspec.Struct):
+    """The last time the agent switched its screen: ``result`` done or failed."""
+
+    state: str
+    result: str
+    method: str
+    message: str
+    atMs: int
+
+
+class AgentStatus(msgspec.Struct):
+    """The kiosk agent beside the receiver page (a tilewall extension)."""
+
+    online: bool
+    version: str
+    #: how it switches the screen: cec, ddc, dpms, command or none
+    power: str
+    serialPort: str
+    browser: bool
+    lastPower: PowerStatus | None = None
+
+
 class ReceiverDevice(msgspec.Struct):
     seatId: str
     name: str
@@ -40,6 +62,8 @@ class ReceiverDevice(msgspec.Struct):
     firmware: str
     isOnline: bool
     displayId: int | None = None
+    #: null while no agent is connected
+    agent: AgentStatus | None = None
 
 
 class NetworkList(msgspec.Struct):
@@ -57,10 +81,36 @@ class UsbDevices(msgspec.Struct):
     devices: list[dict[str, Any]]
 
 
-def shape(station: Station, online: bool) -> ReceiverDevice:
-    devices = []
-    if station.screen is not None:
-        devices.append(
+def _agent(info: AgentInfo | None) -> AgentStatus | None:
+    if info is None:
+        return None
+    last = info.power_result
+    return AgentStatus(
+        True,
+        info.version,
+        info.power,
+        info.serial_port,
+        info.browser,
+        None
+        if last is None
+        else PowerStatus(
+            last.state, "done" if last.ok else "failed", last.method, last.message, last.at_ms
+        ),
+    )
+
+
+def _item(item: dict[str, Any]) -> DeviceItem:
+    text = {k: str(item.get(k, "")) for k in ("vid", "pid", "manufacturer", "model", "serial")}
+    return DeviceItem(DeviceId(str(item.get("id", ""))), str(item.get("type", "")), **text)
+
+
+def shape(station: Station, online: bool, agent: AgentInfo | None = None) -> ReceiverDevice:
+    """``agent``: what the station's agent reports (its monitor from the EDID, its
+    media devices), which stands for the page's screen size when there is one."""
+    devices = [_item(item) for item in agent.items] if agent else []
+    if station.screen is not None and not any(d.type == "DISPLAY" for d in devices):
+        devices.insert(
+            0,
             DeviceItem(
                 DeviceId(f"{station.seat_id}:display"),
                 "DISPLAY",
@@ -69,7 +119,7 @@ def shape(station: Station, online: bool) -> ReceiverDevice:
                 "",
                 f"{station.screen.width}x{station.screen.height}",
                 "",
-            )
+            ),
         )
     return ReceiverDevice(
         station.seat_id,
@@ -83,11 +133,16 @@ def shape(station: Station, online: bool) -> ReceiverDevice:
         station.firmware,
         online,
         station.display_id if station.locked else None,
+        _agent(agent),
     )
 
 
 def _device(host: Host, station: Station) -> ReceiverDevice:
-    return shape(station, host.stations.is_online(station.seat_id))
+    return shape(
+        station,
+        host.stations.is_online(station.seat_id),
+        host.agents.connected.get(station.seat_id),
+    )
 
 
 @get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
@@ -103,10 +158,9 @@ async def list_network(host: Host) -> NetworkList:
     responses=errors(404),
 )
 async def usb_devices(host: Host, seatId: str) -> UsbDevices:
-    station = host.stations.station(seatId)
-    if not station.usb_devices:
-        raise NotFound(f"no devices found on seat {station.seat_id!r}")
-    return UsbDevices(list(station.usb_devices))
+    """The udev devices (usb, input, tty, drm, sound) its kiosk agent reports; 404 while
+    the seat has no agent connected."""
+    return UsbDevices(host.agents.usb_devices(seatId))
 
 
 @get("/network/{ip:str}", tags=TAGS, summary="Read a receiver device", responses=errors(404, 409))

@@ -55,9 +55,24 @@ class DpmsIn(msgspec.Struct):
     ] = None
 
 
-class DpmsStatus(msgspec.Struct):
+class ScreenPower(msgspec.Struct):
+    """What the kiosk agent of a display did to its real screen: ``result`` is ``done``,
+    ``failed`` (``message``: the tool's own) or ``pending`` (no answer in time)."""
+
+    displayId: int
+    seatId: str
+    state: str
+    result: str
+    method: str
+    message: str
+
+
+class DpmsStatus(msgspec.Struct, omit_defaults=True):
     allDisplaysOff: bool
     displaysOff: list[int]
+    #: the real screens switched by kiosk agents (a tilewall extension, left out when no
+    #: agent switches one); displays without an agent are blanked by their page only
+    screens: list[ScreenPower] = []
 
 
 def _status(host: Host) -> BroadcastStatus:
@@ -131,8 +146,26 @@ def _target(data: DpmsIn | None) -> int | None:
         raise Invalid(f"displayID must be a display id, not {data.displayID!r}") from None
 
 
-def _dpms(state: OverlayState) -> DpmsStatus:
-    return DpmsStatus(state.dpms_all_off, state.dpms_off_displays)
+async def _dpms(host: Host, target: int | None, off: bool) -> DpmsStatus:
+    """Blank the pages, then wait (a few seconds at most) for the agents of the displays
+    to switch their screens, and say what each did."""
+    seats = host.agents.power_seats(target)
+    state = await host.overlays.dpms(target, off=off)
+    wanted = "off" if off else "on"
+    results = await host.agents.wait_power(seats, wanted)
+    screens = []
+    for seat, result in results.items():
+        station = host.state.stations.get(seat)
+        if station is None or station.display_id is None:
+            continue
+        if result is None:
+            screens.append(ScreenPower(station.display_id, seat, wanted, "pending", "", ""))
+            continue
+        outcome = "done" if result.ok else "failed"
+        screens.append(
+            ScreenPower(station.display_id, seat, wanted, outcome, result.method, result.message)
+        )
+    return DpmsStatus(state.dpms_all_off, state.dpms_off_displays, screens)
 
 
 @put(
@@ -142,7 +175,7 @@ def _dpms(state: OverlayState) -> DpmsStatus:
     responses=errors(404),
 )
 async def dpms_off(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
-    return _dpms(await host.overlays.dpms(_target(data), off=True))
+    return await _dpms(host, _target(data), off=True)
 
 
 @put(
@@ -152,7 +185,7 @@ async def dpms_off(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
     responses=errors(404),
 )
 async def dpms_on(host: Host, data: DpmsIn | None = None) -> DpmsStatus:
-    return _dpms(await host.overlays.dpms(_target(data), off=False))
+    return await _dpms(host, _target(data), off=False)
 
 
 ROUTES = [broadcast_status, broadcast_start, broadcast_stop, ids_start, ids_stop, dpms_off, dpms_on]

@@ -31,6 +31,7 @@ from tilewall.host.system.machine import Machine
 from tilewall.host.system.machine_settings import MachineSettings
 from tilewall.host.system.printprofiles import PrintProfiles
 from tilewall.host.system.serial import PortWriter, Serial
+from tilewall.host.topology.agents import Agents, SeatSerialWriter
 from tilewall.host.topology.stations import Stations
 from tilewall.host.topology.walls import Topology
 
@@ -85,7 +86,10 @@ class Host:
         )
         self.printprofiles = PrintProfiles(self.core)
         self.serial = Serial(self.core, lambda: self.platform.serial)
-        self.serial.writer = PortWriter(self.serial, lambda: self.platform.serial)
+        #: kiosk agents beside the receiver pages (their serial ports, devices, power)
+        self.agents = Agents(self.core, self.stations)
+        host_side = PortWriter(self.serial, lambda: self.platform.serial)
+        self.serial.writer = SeatSerialWriter(self.serial, host_side, self.agents)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
         self.machine_settings = MachineSettings(lambda: self.platform)

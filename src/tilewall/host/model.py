@@ -58,6 +58,10 @@ class Station(msgspec.Struct):
     last_seen_ms: int = 0
     #: an operator named it: the name a receiver gives in its hello no longer applies
     named: bool = False
+    #: hash of the station key handed to the locked device ("" : not bound to a device)
+    key_hash: str = ""
+    #: the serial port its kiosk agent writes to, as the agent last said ("" : none)
+    agent_serial_port: str = ""
 
 
 class Display(msgspec.Struct):

@@ -1,8 +1,10 @@
-"""The host as the receiver hub sees it: the ``HostPort`` over a ``Host``."""
+"""The host as the receiver hub sees it: the ``HostPort`` and ``StationPort`` over a
+``Host``; and the hub as the host sees it, the link to the kiosk agents."""
 
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from tilewall.host.host import Host
 from tilewall.host.model import Resolution
@@ -16,7 +18,8 @@ log = logging.getLogger(__name__)
 
 
 class HostBridge:
-    """Implements the hub's HostPort; the host is attached when it has been opened."""
+    """Implements the hub's HostPort and StationPort; the host is attached when it has
+    been opened."""
 
     def __init__(self, host: Host | None = None) -> None:
         self._host = host
@@ -29,6 +32,7 @@ class HostBridge:
 
     def attach(self, host: Host, hub: Hub) -> None:
         self._host = host
+        host.agents.link = hub.agents
         host.core.on_command(lambda seat, name: _command(hub, seat, name))
 
     @property
@@ -71,11 +75,48 @@ class HostBridge:
         else:
             self.host.stations.set_offline(seat_id)
 
+    # StationPort: station keys and kiosk agents
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        return await self.host.stations.trust.admit(seat_id, key)
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        return self.host.stations.trust.take(seat_id)
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None:
+        await self.host.agents.hello(
+            seat_id, ip, model, firmware, name, power, serial_port, browser
+        )
+
+    def agent_gone(self, seat_id: str) -> None:
+        self.host.agents.gone(seat_id)
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None:
+        self.host.agents.devices(seat_id, devices, items)
+
+    def agent_power(self, seat_id: str, state: str, ok: bool, method: str, message: str) -> None:
+        self.host.agents.power(seat_id, state, ok, method, message)
+
 
 _pending: set[asyncio.Task[None]] = set()
 
 
 def _command(hub: Hub, seat_id: str, name: str) -> None:
+    if name == "key":
+        hub.hand_key(seat_id)
+        return
     action = hub.reset if name == "reset" else hub.reload
     task = asyncio.get_running_loop().create_task(action([seat_id]))
     _pending.add(task)

@@ -5,6 +5,11 @@ pings for liveness, and drops malformed or hostile frames with a log line. It ta
 the host only through ``HostPort`` and to a connection only through ``Link``
 (``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
 one code path.
+
+A station has up to two connections: its page and its kiosk agent (``agents``). Both
+are told the render description; a station is online while either is connected. Who
+may have a locked station is the host's to say (``StationPort.admit``, station keys):
+a connection refused is an impostor, shown the pairing screen and given nothing.
 """
 
 import asyncio
@@ -15,12 +20,14 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from tilewall.host.model import Resolution
 from tilewall.host.playback.render import RenderState, describe
 from tilewall.host.state import Event
+from tilewall.receivers import greeting
 from tilewall.receivers import protocol as p
+from tilewall.receivers import protocol_agent as pa
+from tilewall.receivers.agents import AgentDesk
 from tilewall.receivers.changes import Changes
-from tilewall.receivers.ports import HostPort, Link
+from tilewall.receivers.ports import HostPort, Link, OpenStations, StationPort
 from tilewall.receivers.revisions import Revisions
 from tilewall.receivers.session import (
     CLOSE_NORMAL,
@@ -40,12 +47,18 @@ class Hub:
         port: HostPort,
         limits: Limits | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        stations: StationPort | None = None,
     ) -> None:
         self.port = port
         self.limits = limits or Limits()
         self._monotonic = monotonic
+        self.stations: StationPort = stations or OpenStations()
         self._sessions: set[Session] = set()
+        #: the page of each seat
         self._by_seat: dict[str, Session] = {}
+        #: the agent of each seat
+        self.agents = AgentDesk(self.stations, self._send_text, self.limits.agent_command_s)
+        self._replaced = greeting.Replacements(monotonic)
         self._revisions = Revisions()
         self._changes = Changes()
         self._tasks: list[asyncio.Task[None]] = []
@@ -77,14 +90,19 @@ class Hub:
     # --- queries ------------------------------------------------------------------------
 
     def online(self, seat_id: str) -> bool:
-        return seat_id in self._by_seat
+        """Whether the seat's page or its agent is connected."""
+        return seat_id in self._by_seat or seat_id in self.agents.by_seat
 
     def online_seats(self) -> set[str]:
-        return set(self._by_seat)
+        return set(self._by_seat) | set(self.agents.by_seat)
 
     def ip_of(self, seat_id: str) -> str | None:
-        session = self._by_seat.get(seat_id)
+        session = self._by_seat.get(seat_id) or self.agents.by_seat.get(seat_id)
         return session.ip if session else None
+
+    def _of_seat(self, seat_id: str) -> list[Session]:
+        """The page and the agent of a seat, those connected."""
+        return [s for s in (self._by_seat.get(seat_id), self.agents.by_seat.get(seat_id)) if s]
 
     def status(self, seat_id: str) -> p.Status | None:
         """The last status the receiver reported."""
@@ -131,16 +149,31 @@ class Hub:
         self._broadcast(p.Reload(), seat_ids)
 
     def _broadcast(self, message: p.HostMessage, seat_ids: Iterable[str] | None) -> None:
-        seats = list(self._by_seat) if seat_ids is None else list(seat_ids)
+        """To the pages and agents of these seats (an agent restarts its browser on a
+        reset or a reload)."""
+        seats = self.online_seats() if seat_ids is None else set(seat_ids)
         for seat in seats:
-            session = self._by_seat.get(seat)
-            if session is not None:
+            for session in self._of_seat(seat):
                 self._send(session, message)
+
+    def hand_key(self, seat_id: str) -> None:
+        """Hand the seat's connections the key the host made (or tell them to forget it)."""
+        sessions = self._of_seat(seat_id)
+        if not sessions:
+            return  # kept for the next connection of the seat
+        waiting, key = self.stations.take_key(seat_id)
+        if waiting:
+            roles = [s.role for s in sessions]
+            for session in sessions:
+                self._send(session, p.Key(key=key, roles=roles))
 
     # --- connections ----------------------------------------------------------------------
 
-    def open(self, link: Link, ip: str) -> Session:
+    def open(self, link: Link, ip: str, trusted: bool = False) -> Session:
+        """A new connection. ``trusted``: in-process (a virtual receiver), admitted to its
+        station without a key."""
         session = Session.open(link, ip, self._monotonic(), self.limits)
+        session.trusted = trusted
         session.start_writer(self._send_failed)
         self._sessions.add(session)
         return session
@@ -158,9 +191,15 @@ class Hub:
         session.closed = True
         self._sessions.discard(session)
         seat = session.seat_id
-        if seat is not None and self._by_seat.get(seat) is session:
-            del self._by_seat[seat]
-            self._safe(self.port.set_online, seat, False)
+        if session.role == "agent":
+            self.agents.closed(session)
+        mine = self.agents.by_seat if session.role == "agent" else self._by_seat
+        if seat is not None and mine.get(seat) is session:
+            del mine[seat]
+            if session.role == "agent":
+                _safely(self.stations.agent_gone, seat)
+            if not self.online(seat):
+                _safely(self.port.set_online, seat, False)
         await session.stop_writer()
         with contextlib.suppress(Exception):
             await session.link.close(code)
@@ -174,15 +213,18 @@ class Hub:
         if not self._admit(session, now):
             return
         if isinstance(data, bytes):
-            self._drop(session, "binary frame")
+            session.drop("binary frame")
             return
-        if len(data) > self.limits.max_frame_bytes:
-            self._drop(session, f"oversized frame ({len(data)} characters)")
+        agent = session.role == "agent"
+        limit = self.limits.max_agent_frame_bytes if agent else self.limits.max_frame_bytes
+        if len(data) > limit:
+            session.drop(f"oversized frame ({len(data)} characters)")
             return
         try:
-            message = p.receiver_decoder.decode(data)
+            decoder = pa.agent_decoder if agent else p.receiver_decoder
+            message: p.ReceiverMessage | pa.AgentMessage = decoder.decode(data)
         except msgspec.DecodeError as error:
-            self._drop(session, f"malformed message: {str(error)[:120]}")
+            session.drop(f"malformed message: {str(error)[:120]}")
             return
         try:
             await self._handle(session, message)
@@ -191,52 +233,58 @@ class Hub:
 
     # --- message handling ---------------------------------------------------------------
 
-    async def _handle(self, session: Session, message: p.ReceiverMessage) -> None:
+    async def _handle(self, session: Session, message: p.ReceiverMessage | pa.AgentMessage) -> None:
         if isinstance(message, p.Hello):
             await self._hello(session, message)
         elif session.seat_id is None:
-            self._drop(session, f"{type(message).__name__.lower()} before hello")
+            session.drop(f"{type(message).__name__.lower()} before hello")
         elif isinstance(message, p.TimeRequest):
             t1 = self.port.now_ms()
             self._send(session, p.TimeReply(message.t0, t1, self.port.now_ms()))
-        elif isinstance(message, p.Pong):
+        elif isinstance(message, p.Pong) or session.impostor:
             pass
         elif isinstance(message, p.Status):
             session.status = message
             session.status_at = self._monotonic()
         elif isinstance(message, p.Ack):
             session.acked_rev = message.rev
+        else:
+            await self.agents.handle(session, message)
 
     async def _hello(self, session: Session, hello: p.Hello) -> None:
         seat = hello.seat_id
-        if session.seat_id is not None and session.seat_id != seat:
-            self._drop(session, f"hello as {seat!r} on a connection of {session.seat_id!r}")
+        if session.seat_id is not None and (session.seat_id != seat or session.role != hello.role):
+            session.drop(f"hello as {seat!r} on a connection of {session.who}")
             return
-        previous = self._by_seat.get(seat)
+        if hello.role == "page" and hello.screen is None:
+            session.drop("hello of a page without its screen")
+            return
+        session.role = hello.role
+        if not session.trusted and not await self.stations.admit(seat, hello.key):
+            state = greeting.refuse(session, seat, self.port.host_info())
+            self._welcome(session, seat, state, greeting.REFUSED)
+            return
+        mine = self.agents.by_seat if hello.role == "agent" else self._by_seat
+        previous = mine.get(seat)
         if previous is not None and previous is not session:
-            log.info(
-                "receiver %s reconnected from %s; closing its older connection", seat, session.ip
-            )
-            del self._by_seat[seat]
+            self._replaced.note(session, seat)
+            del mine[seat]
             await self.close(previous, CLOSE_REPLACED)
-        await self.port.station_hello(
-            seat,
-            session.ip,
-            hello.model,
-            hello.firmware,
-            Resolution(hello.screen.width, hello.screen.height),
-            [Resolution(r.width, r.height) for r in hello.resolutions],
-            hello.name,
-        )
+        await greeting.record(self.port, self.stations, session.ip, hello)
         if session.closed:
             return
-        first = session.seat_id is None
+        was_online = self.online(seat)
         session.seat_id = seat
-        self._by_seat[seat] = session
-        if first:
-            self._safe(self.port.set_online, seat, True)
-        state = self.describe(seat)
-        rev, _ = self._revisions.record(seat, state)
+        mine[seat] = session
+        if not was_online:
+            _safely(self.port.set_online, seat, True)
+        self._welcome(session, seat, self.describe(seat))
+        self.hand_key(seat)
+
+    def _welcome(
+        self, session: Session, seat: str, state: RenderState, refused: str | None = None
+    ) -> None:
+        rev, _ = self._revisions.record(seat, state) if refused is None else (0, False)
         self._send(
             session,
             p.Welcome(
@@ -245,6 +293,7 @@ class Hub:
                 host_ms=self.port.now_ms(),
                 ping_interval_ms=round(self.limits.ping_interval_s * 1000),
                 state=state,
+                refused=refused,
             ),
         )
 
@@ -265,7 +314,7 @@ class Hub:
 
     def _push(self, every: bool, displays: set[int]) -> None:
         stations = self.port.state.stations
-        for seat, session in list(self._by_seat.items()):
+        for seat in self.online_seats():
             station = stations.get(seat)
             affected = (
                 every
@@ -279,16 +328,22 @@ class Hub:
             state = self.describe(seat)
             rev, new = self._revisions.record(seat, state)
             if new:
-                self._send(session, p.StateUpdate(rev=rev, state=state))
+                for session in self._of_seat(seat):
+                    self._send(session, p.StateUpdate(rev=rev, state=state))
 
     # --- sending ------------------------------------------------------------------------
 
     def _send(self, session: Session, message: p.HostMessage) -> None:
+        self._send_text(session, p.encode(message))
+
+    def _send_text(self, session: Session, text: str) -> bool:
         if session.closed or session.closing:
-            return
-        if not session.queue(p.encode(message)):
+            return False
+        if not session.queue(text):
             log.warning("receiver %s: not reading its messages; closing", session.who)
             self._close_later(session, CLOSE_POLICY)
+            return False
+        return True
 
     def _send_failed(self, session: Session, error: Exception) -> None:
         log.info("receiver %s: send failed (%s); closing", session.who, error)
@@ -325,26 +380,15 @@ class Hub:
 
     def _admit(self, session: Session, now: float) -> bool:
         """Whether a frame is within the connection's rate; a long flood closes it."""
-        if session.take_token(now, self.limits):
-            session.flooding = False
-            return True
-        session.flood_drops += 1
-        if not session.flooding:
-            session.flooding = True
-            log.warning("receiver %s: flooding; dropping messages", session.who)
-        if session.flood_drops >= self.limits.flood_close_after:
-            log.warning("receiver %s: flood went on; closing", session.who)
+        admitted, close = session.admit(now, self.limits)
+        if close:
             self._close_later(session, CLOSE_POLICY)
-        return False
+        return admitted
 
-    def _drop(self, session: Session, reason: str) -> None:
-        session.drops += 1
-        if session.drops <= 20 or session.drops % 1000 == 0:
-            log.warning("receiver %s: dropped %s", session.who, reason)
 
-    @staticmethod
-    def _safe(call: Callable[[str, bool], None], seat: str, online: bool) -> None:
-        try:
-            call(seat, online)
-        except Exception:
-            log.exception("host set_online(%r, %r) failed", seat, online)
+def _safely(call: Callable[..., None], *args: object) -> None:
+    """Tell the host something; a failure there is logged, never the hub's."""
+    try:
+        call(*args)
+    except Exception:
+        log.exception("host %s%r failed", getattr(call, "__name__", "call"), args)

@@ -3,7 +3,7 @@ receiver (``Link``). The WebSocket route and the in-process virtual receiver are
 ``Link``s, so they share one code path."""
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
@@ -65,3 +65,74 @@ class Link(Protocol):
     async def send_text(self, text: str) -> None: ...
 
     async def close(self, code: int) -> None: ...
+
+
+class StationPort(Protocol):
+    """Who may have a station (station keys), and the kiosk agents beside the pages.
+    The host implements it; without one (``OpenStations``) every connection is admitted
+    and agents' reports go nowhere."""
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        """Whether a connection showing ``key`` may have the station ``seat_id``."""
+        ...
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        """A key waiting to be handed to the seat's connections: ``(True, key)``, or
+        ``(True, None)`` when they must forget theirs; ``(False, None)``: nothing."""
+        ...
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None: ...
+
+    def agent_gone(self, seat_id: str) -> None: ...
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None: ...
+
+    def agent_power(
+        self, seat_id: str, state: str, ok: bool, method: str, message: str
+    ) -> None: ...
+
+
+class OpenStations:
+    """A ``StationPort`` that admits everyone and keeps nothing."""
+
+    async def admit(self, seat_id: str, key: str | None) -> bool:
+        return True
+
+    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+        return False, None
+
+    async def agent_hello(
+        self,
+        seat_id: str,
+        ip: str,
+        model: str,
+        firmware: str,
+        name: str | None,
+        power: str,
+        serial_port: str,
+        browser: bool,
+    ) -> None:
+        return None
+
+    def agent_gone(self, seat_id: str) -> None:
+        return None
+
+    def agent_devices(
+        self, seat_id: str, devices: list[dict[str, Any]], items: list[dict[str, Any]]
+    ) -> None:
+        return None
+
+    def agent_power(self, seat_id: str, state: str, ok: bool, method: str, message: str) -> None:
+        return None

@@ -3,6 +3,10 @@
 Every message is one JSON object in one WebSocket text frame, with ``v`` (the protocol
 version, 1) and ``type``. Decoding is strict: wrong types, out-of-range values and unknown
 message types are errors; unknown fields are ignored so that either side may add some.
+
+A connection has one of two roles, said in its ``hello``: the receiver page (``page``,
+the default, so pages older than roles keep working) or the kiosk agent beside it
+(``agent``, ``tilewall agent``). The agent's own messages are in ``protocol_agent``.
 """
 
 from typing import Annotated, Literal
@@ -22,6 +26,9 @@ Millis = Annotated[float, Meta(ge=-1e15, le=1e15)]
 Revision = Annotated[int, Meta(ge=0, le=2**53)]
 Pixels = Annotated[int, Meta(ge=1, le=32768)]
 V = Literal[1]
+Role = Literal["page", "agent"]
+#: a station key as the host hands it out (``Key``) and a connection shows it (``Hello``)
+StationKey = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 
 
 class ScreenSize(msgspec.Struct, frozen=True):
@@ -33,16 +40,28 @@ class ScreenSize(msgspec.Struct, frozen=True):
 
 
 class Hello(msgspec.Struct, frozen=True, tag="hello", tag_field="type", rename="camel"):
-    """First message of a connection. ``rev``: the revision the receiver shows, if any."""
+    """First message of a connection. ``rev``: the revision the receiver shows, if any.
+
+    ``screen`` is required of pages (the hub drops a page's hello without one); agents
+    say ``role: "agent"``, what they can do (``power``, ``serialPort``, ``browser``), and
+    both show the station ``key`` once the host has handed them one."""
 
     v: V
     seat_id: SeatId
-    screen: ScreenSize
+    screen: ScreenSize | None = None
     resolutions: Annotated[list[ScreenSize], Meta(max_length=64)] = []
     model: ShortText = ""
     firmware: ShortText = ""
     name: ShortText | None = None
     rev: Revision = 0
+    role: Role = "page"
+    key: StationKey | None = None
+    #: agents: how they switch the screen (cec, ddc, dpms, command, none)
+    power: ShortText = ""
+    #: agents: the serial port they write to ("" for none)
+    serial_port: ShortText = ""
+    #: agents: whether they keep the kiosk browser running
+    browser: bool = False
 
 
 class TimeRequest(msgspec.Struct, frozen=True, tag="time", tag_field="type"):
@@ -85,12 +104,16 @@ ReceiverMessage = Hello | TimeRequest | Pong | Status | Ack
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome", tag_field="type", rename="camel"):
+    """``refused``: why this connection is not given its station (another device holds
+    it); it is shown the pairing screen and nothing else."""
+
     seat_id: str
     rev: int
     host_ms: int
     ping_interval_ms: int
     state: RenderState
     v: int = VERSION
+    refused: str | None = None
 
 
 class StateUpdate(msgspec.Struct, frozen=True, tag="state", tag_field="type"):
@@ -125,7 +148,16 @@ class Reload(msgspec.Struct, frozen=True, tag="reload", tag_field="type"):
     v: int = VERSION
 
 
-HostMessage = Welcome | StateUpdate | TimeReply | Ping | Reset | Reload
+class Key(msgspec.Struct, frozen=True, tag="key", tag_field="type"):
+    """The station key to keep (None: forget it; the station was unlocked). ``roles``:
+    the connections of the station that were handed it (``page``, ``agent``)."""
+
+    key: str | None
+    roles: list[str] = []
+    v: int = VERSION
+
+
+HostMessage = Welcome | StateUpdate | TimeReply | Ping | Reset | Reload | Key
 
 receiver_decoder: msgspec.json.Decoder[ReceiverMessage] = msgspec.json.Decoder(ReceiverMessage)
 host_decoder: msgspec.json.Decoder[HostMessage] = msgspec.json.Decoder(HostMessage)

@@ -3,11 +3,14 @@ that writes them, the token bucket its messages pass, and what the receiver said
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tilewall.receivers import protocol as p
 from tilewall.receivers.ports import Link
+
+log = logging.getLogger("tilewall.receivers.hub")
 
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
@@ -21,6 +24,10 @@ class Limits:
     #: a receiver silent this long (no pong, no message) is closed and marked offline
     offline_after_s: float = 4.0
     max_frame_bytes: int = p.MAX_FRAME_BYTES
+    #: agents send device lists
+    max_agent_frame_bytes: int = 1024 * 1024
+    #: how long a command to an agent (a serial write) may take to be answered
+    agent_command_s: float = 15.0
     #: sustained messages per second per connection, and the burst allowed above it
     rate_per_s: float = 40.0
     burst: float = 80.0
@@ -40,6 +47,12 @@ class Session:
     tokens: float
     refilled: float
     seat_id: str | None = None
+    #: "page" or "agent", as it said in its hello
+    role: str = "page"
+    #: showed no valid key for a station bound to another device: given nothing
+    impostor: bool = False
+    #: in-process (a virtual receiver): admitted without a station key
+    trusted: bool = False
     closed: bool = False
     #: a close is under way; nothing more is read from or sent to the peer
     closing: bool = False
@@ -70,8 +83,9 @@ class Session:
 
     @property
     def who(self) -> str:
-        """The connection in log lines: ``seat@ip``."""
-        return f"{self.seat_id or '?'}@{self.ip}"
+        """The connection in log lines: ``seat@ip``, ``seat/agent@ip`` for an agent."""
+        role = "/agent" if self.role == "agent" else ""
+        return f"{self.seat_id or '?'}{role}@{self.ip}"
 
     def take_token(self, now: float, limits: Limits) -> bool:
         """Whether one more message fits the connection's rate (a token bucket)."""
@@ -82,6 +96,27 @@ class Session:
             return False
         self.tokens -= 1.0
         return True
+
+    def admit(self, now: float, limits: Limits) -> tuple[bool, bool]:
+        """Whether a frame is within the connection's rate, and whether the flood has
+        gone on so long that the connection must be closed."""
+        if self.take_token(now, limits):
+            self.flooding = False
+            return True, False
+        self.flood_drops += 1
+        if not self.flooding:
+            self.flooding = True
+            log.warning("receiver %s: flooding; dropping messages", self.who)
+        if self.flood_drops >= limits.flood_close_after:
+            log.warning("receiver %s: flood went on; closing", self.who)
+            return False, True
+        return False, False
+
+    def drop(self, reason: str) -> None:
+        """A frame dropped: logged, but not all of a long stream of them."""
+        self.drops += 1
+        if self.drops <= 20 or self.drops % 1000 == 0:
+            log.warning("receiver %s: dropped %s", self.who, reason)
 
     # --- sending ------------------------------------------------------------------------
 

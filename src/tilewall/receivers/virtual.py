@@ -115,7 +115,7 @@ class VirtualReceiver:
     async def connect(self) -> None:
         self.closed = False
         self._inbox = asyncio.Queue()
-        self._session = self.hub.open(_Link(self), self.ip)
+        self._session = self.hub.open(_Link(self), self.ip, trusted=True)
         self._tasks = [asyncio.create_task(self._read_loop())]
         if self.status_interval_s:
             self._tasks.append(asyncio.create_task(self._status_loop(self.status_interval_s)))

@@ -9,7 +9,7 @@ from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
 from tilewall.host.model import Display, Resolution, Station, Timeline
 from tilewall.host.state import Core, Transaction
 from tilewall.host.system.licence import LicenceRules
-from tilewall.host.topology import walls
+from tilewall.host.topology import keys, walls
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,8 @@ class Stations:
         #: lowest recent round trip host-receiver per seat, in ms; the receiver hub
         #: fills it from its clock exchange, diagnostics read it
         self.round_trip_ms: dict[str, float] = {}
+        #: station keys: who may have a locked station (``keys``)
+        self.trust = keys.Trust(core)
 
     # assignment settings
 
@@ -194,6 +196,7 @@ class Stations:
             tx.put(display)
         old.locked = False
         old.display_id = None
+        old.key_hash = ""
         tx.put(old)
         self.round_trip_ms.pop(old.seat_id, None)
 
@@ -229,14 +232,20 @@ class Stations:
             return station
         locked_now = sum(1 for s in self._core.state.stations.values() if s.locked)
         self._licence.check_station_capacity(locked_now)
+        station_key: str | None = None
         async with self._core.change() as tx:
             station.locked = True
             if station.display_id is None:
                 station.display_id = self._next_display_id()
+            if station.seat_id in self.online:  # bound to the device connected now
+                station_key = keys.bind(station)
             tx.put(station)
             tx.put(Display(station.display_id, station.seat_id, timeline=Timeline()))
             tx.affect(station.display_id)
             tx.topology = True
+        if station_key is not None:
+            self.trust.hand(station.seat_id, station_key)
+            self._core.command(station.seat_id, "key")
         return station
 
     async def unlock(self, key: str) -> Station:
@@ -245,10 +254,13 @@ class Stations:
             return station
         async with self._core.change() as tx:
             station.locked = False
+            station.key_hash = ""
             tx.put(station)
             if station.display_id is not None:
                 self._forget_display(tx, station.display_id)
             tx.topology = True
+        self.trust.hand(station.seat_id, None)
+        self._core.command(station.seat_id, "key")
         return station
 
     def _forget_display(self, tx: Transaction, display_id: int) -> None:

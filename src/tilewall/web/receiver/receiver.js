@@ -2,12 +2,14 @@
 // Protocol: docs/protocol.md (version 1).
 
 import { render } from "./screen.js";
+import { chooseSeat } from "./seat.js";
 
 const VERSION = 1;
 const FIRMWARE = "tilewall-receiver/0.1.0";
-const SEAT_KEY = "tilewall.seatId";
 const STATE_KEY = "tilewall.lastState";
-const SEAT_PATTERN = /^[A-Za-z0-9_.~-]{1,64}$/;
+const KEY_PREFIX = "tilewall.key.";
+const KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+const CLOSE_REPLACED = 4000;
 const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10000;
 const CLOCK_SAMPLES = 16;
@@ -20,25 +22,34 @@ const query = new URLSearchParams(location.search);
 
 // --- identity -------------------------------------------------------------------------
 
-function seatId() {
-  const override = query.get("seat");
-  if (override && SEAT_PATTERN.test(override)) return override;
-  let seat = null;
-  try {
-    seat = localStorage.getItem(SEAT_KEY);
-  } catch {}
-  if (!seat || !SEAT_PATTERN.test(seat)) {
-    const bytes = crypto.getRandomValues(new Uint8Array(6));
-    seat = "rx-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    try {
-      localStorage.setItem(SEAT_KEY, seat);
-    } catch {}
-  }
-  return seat;
-}
+// One seat per tab (seat.js), chosen when the page starts; the state of a seat other
+// than the browser's first is kept under its own name.
+let seat = null;
+let storeKey = STATE_KEY;
+let keyName = null;
 
-const seat = seatId();
-const storeKey = query.get("seat") ? `${STATE_KEY}.${seat}` : STATE_KEY;
+// The station key the host handed this screen when it was locked: shown in every hello,
+// so that no other device can take the station. The kiosk agent passes it in the
+// fragment (#key=...), which never goes over the network.
+function adoptFragmentKey() {
+  const given = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (given && KEY_PATTERN.test(given)) keepKey(given);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+function stationKey() {
+  try {
+    const key = localStorage.getItem(keyName);
+    return key && KEY_PATTERN.test(key) ? key : null;
+  } catch {
+    return null;
+  }
+}
+function keepKey(key) {
+  try {
+    if (key) localStorage.setItem(keyName, key);
+    else localStorage.removeItem(keyName);
+  } catch {}
+}
 
 // --- clock ----------------------------------------------------------------------------
 
@@ -129,6 +140,8 @@ let connected = false;
 let timers = [];
 let lastRx = 0;
 let silentAfterMs = 5000; // no message for this long: the link is dead, reconnect
+let replaced = false; // another connection took the seat: no reconnecting by itself
+let refused = null; // why the host gives this screen nothing (another device has the station)
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ v: VERSION, ...message }));
@@ -180,6 +193,8 @@ function hello() {
   const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: resolutions(screenSize), model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
   const name = query.get("name");
   if (name) message.name = name.slice(0, 256);
+  const key = stationKey();
+  if (key) message.key = key;
   send(message);
 }
 
@@ -199,6 +214,8 @@ function onMessage(event) {
       backoff = BACKOFF_MIN_MS;
       clock.roughly(m.hostMs);
       silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
+      refused = m.refused || null;
+      notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Unlock and lock it again from the console to make this screen the station.` : null);
       for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
       apply(m.state, m.rev);
       send({ type: "ack", rev: m.rev });
@@ -220,7 +237,28 @@ function onMessage(event) {
     case "reload":
       location.reload();
       break;
+    case "key":
+      keepKey(m.key);
+      break;
   }
+}
+
+/** A message over the picture (null: none). */
+function notice(text) {
+  const el = $("notice");
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+/** A newer connection for this seat replaced this page: say so and stay replaced; a
+ * reload takes the seat back. */
+function onReplaced() {
+  replaced = true;
+  connected = false;
+  for (const t of timers) clearTimeout(t);
+  timers = [];
+  document.body.classList.add("offline");
+  notice(`Another screen connected as station ${seat} and took it over. Reload this page to take it back.`);
 }
 
 function scheduleReconnect() {
@@ -248,34 +286,50 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/receiver/ws`);
   socket.onopen = hello;
   socket.onmessage = onMessage;
-  socket.onclose = scheduleReconnect;
+  socket.onclose = (event) => (event.code === CLOSE_REPLACED ? onReplaced() : scheduleReconnect());
   socket.onerror = drop;
 }
 
 // --- start ----------------------------------------------------------------------------
 
-try {
-  const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
-  if (saved && saved.state) apply(saved.state, saved.rev || 0);
-} catch {}
+async function start() {
+  const chosen = await chooseSeat(query);
+  seat = chosen.seat;
+  storeKey = chosen.named || !chosen.first ? `${STATE_KEY}.${seat}` : STATE_KEY;
+  keyName = KEY_PREFIX + seat;
+  adoptFragmentKey();
+  try {
+    const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+    if (saved && saved.state) apply(saved.state, saved.rev || 0);
+  } catch {}
 
-// Keeps the page and its images for starts while the host is away (secure contexts only).
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
+  // Keeps the page and its images for starts while the host is away (secure contexts only).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/receiver/sw.js", { scope: "/receiver/" }).catch(() => {});
 
-addEventListener("resize", layoutStage);
-setInterval(tick, TICK_MS);
-setInterval(() => connected && reportStatus(), STATUS_MS);
-setInterval(() => connected && syncClock(), CLOCK_MS);
-setInterval(() => {
-  if (connected && localNow() - lastRx > silentAfterMs) drop();
-}, 1000);
-connect();
+  addEventListener("resize", layoutStage);
+  setInterval(tick, TICK_MS);
+  setInterval(() => connected && reportStatus(), STATUS_MS);
+  setInterval(() => connected && syncClock(), CLOCK_MS);
+  setInterval(() => {
+    if (connected && localNow() - lastRx > silentAfterMs) drop();
+  }, 1000);
+  connect();
+}
+start();
 
 window.tilewall = {
-  seatId: seat,
+  get seatId() {
+    return seat;
+  },
   firmware: FIRMWARE,
   get connected() {
     return connected;
+  },
+  get replaced() {
+    return replaced;
+  },
+  get refused() {
+    return refused;
   },
   get rev() {
     return rev;

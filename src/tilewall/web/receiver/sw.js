@@ -4,8 +4,8 @@
 // reached is the last copy used. Browsers run service workers only in secure contexts
 // (HTTPS, or a host on localhost); elsewhere the page works without one.
 
-const CACHE = "tilewall-receiver-2";
-const SHELL = ["/receiver/", "/receiver/receiver.js", "/receiver/screen.js", "/receiver/sources.js", "/receiver/schedule.js", "/receiver/screen.css", "/receiver/receiver.css"];
+const CACHE = "tilewall-receiver-3";
+const SHELL = ["/receiver/", "/receiver/receiver.js", "/receiver/seat.js", "/receiver/screen.js", "/receiver/sources.js", "/receiver/schedule.js", "/receiver/screen.css", "/receiver/receiver.css"];
 const MAX_MEDIA = 32; // images kept for offline starts, most recent first
 const NETWORK_TIMEOUT_MS = 5000;
 

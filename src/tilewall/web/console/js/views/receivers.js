@@ -46,6 +46,24 @@ function renameDialog(r) {
   });
 }
 
+/** What the station's kiosk agent does: power method, serial port, last power switch. */
+function agentCell(r) {
+  const a = r.agent;
+  if (!a) return h("div", { class: "muted small" }, "No agent");
+  const means = [`power: ${a.power}`, a.serialPort ? `serial: ${a.serialPort}` : null, a.browser ? "runs the browser" : null].filter(Boolean).join(" · ");
+  const last = a.lastPower;
+  const outcome = last
+    ? h(
+        "div",
+        { class: `small agent-power ${last.result}`, dataset: { result: last.result } },
+        last.result === "done"
+          ? `Screen ${last.state} (${last.method}) at ${new Date(last.atMs).toLocaleTimeString()}`
+          : `Screen ${last.state} failed: ${last.message}`,
+      )
+    : null;
+  return h("div", { class: "agent" }, h("div", { class: "small" }, `Agent ${a.version.replace("tilewall-agent/", "")}`), h("div", { class: "muted small" }, means), outcome);
+}
+
 export function renderReceivers(root) {
   const error = errorBox();
   const available = h("tbody");
@@ -107,7 +125,7 @@ export function renderReceivers(root) {
       h("td", {}, r.ip, r.mac ? h("div", { class: "muted small" }, r.mac) : null),
       h("td", {}, r.model, h("div", { class: "muted small" }, r.firmware)),
       h("td", {}, screen),
-      h("td", {}, h("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }), ` ${online ? "Online" : "Offline"}`, r.status === "CONNECTED" && r.displayId != null ? h("div", { class: "muted small" }, `Display #${r.displayId}`) : null),
+      h("td", {}, h("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }), ` ${online ? "Online" : "Offline"}`, r.status === "CONNECTED" && r.displayId != null ? h("div", { class: "muted small" }, `Display #${r.displayId}`) : null, agentCell(r)),
       h("td", {}, actions),
     );
   }

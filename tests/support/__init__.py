@@ -1,0 +1,14 @@
+"""What the tests share, one module a concept:
+
+- ``http``: the one request helper (``Api.request``), ``login``, ``ok`` and ``error``
+- ``app``: the app in this process (fixtures, a shared app per class, the host behind it)
+- ``server``: a real server process (and the app served in a thread or on this loop)
+- ``topology``: receivers, displays, walls, zones, mirror groups, a whole scene
+- ``sources`` and ``media``: sources of every catalogue type, images and videos
+- ``licence``: signing keys and activation codes
+- ``mixins`` (collections), ``singletons`` (settings) and ``playback`` (every target:
+  displays, zones, mirror groups, made by ``targets``): generic tests a resource's test
+  class inherits
+- ``browser`` and ``waiting``: Chromium pages, screenshots, waiting for conditions
+- ``fakes``: a fake host behind the receiver hub
+"""
