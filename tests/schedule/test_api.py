@@ -6,17 +6,10 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import (
-    WEB,
-    create_source,
-    error,
-    host_of,
-    locked_display,
-    ok,
-    run,
-    source_body,
-    url,
-)
+from tests.support.app import host_of, run
+from tests.support.http import error, ok, url
+from tests.support.sources import WEB, create_source, source_body
+from tests.support.topology import locked_display
 from tilewall.host.clock import ManualClock
 
 from .conftest import local_ms

@@ -8,22 +8,27 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 
-from tests.receivers.live import ADMIN, PASSWORD, LiveHost, serve
+from tests.support.http import ADMIN, PASSWORD
+from tests.support.server import ServerProcess
 from tilewall.cli import main
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveHost]:
-    yield from serve(tmp_path_factory, "cli-schedule")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path_factory.mktemp("cli-schedule") / "data").start()
+    try:
+        yield server
+    finally:
+        server.close()
 
 
-def tilewall(host: LiveHost, *args: str) -> tuple[int, str, str]:
+def tilewall(host: ServerProcess, *args: str) -> tuple[int, str, str]:
     env = {"TILEWALL_URL": host.url, "TILEWALL_USER": ADMIN, "TILEWALL_PASSWORD": PASSWORD}
     result = CliRunner().invoke(main, list(args), env=env)
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_add_list_show_and_remove_events(host: LiveHost) -> None:
+def test_add_list_show_and_remove_events(host: ServerProcess) -> None:
     host.ok("PUT", "/system/timezone", json={"timezone": "Europe/Paris"})
     host.ok("POST", "/presets", json={"name": "Evening"})
     code, out, err = tilewall(
@@ -65,7 +70,7 @@ def test_add_list_show_and_remove_events(host: LiveHost) -> None:
     assert [e["name"] for e in host.ok("GET", "/schedule")["events"]] == ["Evening recall"]
 
 
-def test_bad_input_ends_with_the_hosts_message(host: LiveHost) -> None:
+def test_bad_input_ends_with_the_hosts_message(host: ServerProcess) -> None:
     code, _, err = tilewall(
         host, "schedule", "add", "Bad", "--start", "2030-01-07T18:00:00",
         "--time-zone", "Mars/Base", "--power", "off",
@@ -76,7 +81,7 @@ def test_bad_input_ends_with_the_hosts_message(host: LiveHost) -> None:
     assert code == 2 and "give one action" in err
 
 
-def test_the_play_log_as_a_table_and_as_csv(host: LiveHost) -> None:
+def test_the_play_log_as_a_table_and_as_csv(host: ServerProcess) -> None:
     code, out, _ = tilewall(host, "playlog", "retention")
     assert code == 0 and "kept 90 days" in out
     code, out, _ = tilewall(host, "playlog", "retention", "45")
@@ -89,7 +94,7 @@ def test_the_play_log_as_a_table_and_as_csv(host: LiveHost) -> None:
     assert code == 0 and json.loads(out) == {"entries": []}
 
 
-def test_the_python_client_replaces_an_event(host: LiveHost) -> None:
+def test_the_python_client_replaces_an_event(host: ServerProcess) -> None:
     from tilewall.client import Client
 
     with Client(host.url, ADMIN, PASSWORD) as client:

@@ -3,57 +3,34 @@ host serving the demo topology."""
 
 import csv
 import io
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.receivers.live import ADMIN, PASSWORD, LiveHost, chromium, needs_chromium
+from tests.support.browser import CONSOLE_ARGS, CONSOLE_VIEWPORT, chromium, console_login
+from tests.support.server import ServerProcess
 
-pytestmark = [pytest.mark.browser, needs_chromium]
+pytestmark = [pytest.mark.browser]
 
 
-class DemoHost(LiveHost):
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """``tilewall serve --demo`` on a fresh data directory."""
-
-    def spawn(self) -> None:
-        env = {**os.environ, "TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
-        command = [
-            sys.executable,
-            "-c",
-            "import sys; from tilewall.cli import main; sys.exit(main())",
-        ]
-        command += ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--data-dir", str(self.data_dir), "--demo"]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-
-
-@pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveHost]:
-    demo = DemoHost(tmp_path_factory.mktemp("console-schedule") / "data")
-    demo.start()
+    demo = ServerProcess(tmp_path_factory.mktemp("console-schedule") / "data", demo=True)
     try:
-        demo.login()
-        yield demo
+        yield demo.start()
     finally:
-        demo.stop()
+        demo.close()
 
 
 @pytest.fixture(scope="module")
-def context(host: LiveHost) -> Iterator[Any]:
-    for browser in chromium():
-        ctx = browser.new_context(viewport={"width": 1024, "height": 768}, accept_downloads=True)
+def context(host: ServerProcess) -> Iterator[Any]:
+    for browser in chromium(CONSOLE_ARGS):
+        ctx = browser.new_context(viewport=CONSOLE_VIEWPORT, accept_downloads=True)
         page = ctx.new_page()
-        page.goto(f"{host.url}/#/schedule")
-        page.fill("input[name=user]", ADMIN)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form.login button[type=submit]")
-        page.wait_for_function("() => location.hash.startsWith('#/schedule')")
+        console_login(page, host.url, "#/schedule")
         page.close()
         yield ctx
         ctx.close()
@@ -70,7 +47,7 @@ def page(context: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
-def open_form(page: Any, host: LiveHost) -> Any:
+def open_form(page: Any, host: ServerProcess) -> Any:
     page.goto(f"{host.url}/#/schedule")
     page.get_by_role("button", name="New event").click()
     return page.locator("form.event-form")
@@ -81,7 +58,7 @@ def field_error(form: Any, control: str) -> str:
 
 
 def test_an_event_made_in_the_form_shows_in_the_week_and_the_list(
-    page: Any, host: LiveHost
+    page: Any, host: ServerProcess
 ) -> None:
     zone = host.ok("GET", "/zones")["zones"][0]
     form = open_form(page, host)
@@ -127,7 +104,7 @@ def test_an_event_made_in_the_form_shows_in_the_week_and_the_list(
 
 
 def test_the_form_checks_as_the_host_does_and_shows_the_hosts_message(
-    page: Any, host: LiveHost
+    page: Any, host: ServerProcess
 ) -> None:
     form = open_form(page, host)
     form.locator("input[name=name]").fill("Bad")
@@ -152,7 +129,9 @@ def test_the_form_checks_as_the_host_does_and_shows_the_hosts_message(
     assert all(e["name"] != "Bad" for e in host.ok("GET", "/schedule")["events"])
 
 
-def test_the_play_log_shows_what_played_with_filters_and_a_csv(page: Any, host: LiveHost) -> None:
+def test_the_play_log_shows_what_played_with_filters_and_a_csv(
+    page: Any, host: ServerProcess
+) -> None:
     shown = host.ok("GET", "/displays")["displays"][0]
     display = shown["displayId"]
     sources = host.ok("GET", "/sources")["sources"]
