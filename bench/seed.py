@@ -65,6 +65,9 @@ async def seed_host(host: Host, displays: int, sources: int, one_zone: bool = Fa
     for n in range(displays):
         seat = f"bench-{n:05d}"
         await host.stations.hello(seat, "127.0.0.1", "bench receiver", "bench-1", screen, [screen])
+        # no connection of it exists in this process: locked offline, the station is bound
+        # (given its key) when the fleet's receiver for it first connects to the server
+        host.stations.set_offline(seat)
         station = await host.stations.lock(seat)
         assert station.display_id is not None
         out.displays.append(station.display_id)

@@ -155,6 +155,21 @@ RULES_IN_WORDS = [
         "image or a video",
     ),
     InWords(
+        r"POST /api/schedule|PUT /api/schedule/\{eventId\}",
+        r"^(start|end|exdates\[\d+\]): '.*' is not a|^timeZone: unknown time zone|"
+        r"^end: (must be after start|give end or durationSeconds|an occurrence lasts)|"
+        r"^recurrence: |^action(\.\w+)?: ",
+        "dates must exist; zones are the machine's; an end comes after the start and is not "
+        "given with a duration; a rule is an RFC 5545 RRULE; what an action needs depends "
+        "on its kind, and the objects it names must exist",
+    ),
+    InWords(
+        r"GET /api/schedule|GET /api/playlog(\.csv)?",
+        r"^(from|to|since|until): ",
+        "dates must exist; a window ends after it starts, to needs from, and a listing "
+        "spans at most 400 days and 5,000 occurrences",
+    ),
+    InWords(
         r"PUT /api/serial/\{seatID\}/port",
         r"^serial devices are paths under /dev|needs a host and a port number|not a valid URL",
         "a device path has no '..'; a port number is at most 65535; a bracketed host is an "

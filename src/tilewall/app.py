@@ -33,9 +33,11 @@ from tilewall.api import (
     mirrorgroups,
     network,
     overlays,
+    playlog,
     presets,
     printprofiles,
     render,
+    schedule,
     serial,
     session,
     settings,
@@ -78,6 +80,8 @@ API_MODULES: list[ModuleType] = [
     serial,
     controlroom,
     sourcetypes,
+    schedule,
+    playlog,
     fallback,
     render,
 ]
@@ -229,7 +233,12 @@ def create_app(
     for module in API_MODULES:
         handlers += module.ROUTES
     document_optional_bodies(handlers)
-    api = Router(path="/api", route_handlers=handlers, guards=[require_session])
+    api = Router(
+        path="/api",
+        route_handlers=handlers,
+        guards=[require_session],
+        middleware=[playlog.client_trigger],
+    )
     metrics = Metrics()
     media = Router(path="/", route_handlers=[media_file], guards=[require_media_access])
     routes: list[ControllerRouterHandler] = [api, media, metrics_page, *extra_routes]

@@ -15,7 +15,7 @@ from tilewall.app import create_app
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
-from tilewall.host.ports import Clock, Persistence, SettingsStore
+from tilewall.host.ports import Clock, Persistence, PlayLogStore, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
@@ -24,6 +24,7 @@ from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
 from tilewall.store import open_store
+from tilewall.store.plays import PlayRecords
 from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,10 @@ def build_host(
     clock: Clock | None = None,
     idle_timeout_s: float = 1800.0,
     machine: MachineFactory | None = None,
+    plays: PlayLogStore | None = None,
 ) -> Host:
-    """A host over ``store`` with its media and logs in ``data_dir``; not yet loaded."""
+    """A host over ``store`` (and ``plays``, its play log) with its media and logs in
+    ``data_dir``; not yet loaded."""
     config = config or Config()
     return Host(
         store,
@@ -68,6 +71,7 @@ def build_host(
             "trusted_licence_keys": dict(config.key_sources),
         },
         data_dir=data_dir,
+        plays=plays,
     )
 
 
@@ -89,6 +93,7 @@ async def open_host(
         config,
         clock=clock,
         idle_timeout_s=idle_timeout_s,
+        plays=PlayRecords(store.engine),
     )
     await host.load()
     return host
@@ -165,6 +170,7 @@ def make_app(
         hub.push_observers.append(metrics.observe_fanout)
         bridge.attach(host, hub)
         await hub.start()
+        await host.start()
         await ensure_admin(host, data_dir)
         if demo:
             from tilewall.demo import SEATS, seed_demo

@@ -11,7 +11,8 @@ wall control interface (version 1.9) and tilewall's own extensions.
 
 Operations are grouped as the interface groups them: ``displays``, ``zones``,
 ``mirrorgroups``, ``presets``, ``sources``, ``media``, ``network``, ``videowalls``,
-``system``, ``failover``, ``printprofiles``, ``serial``, ``controlroom``. Answers are the
+``system``, ``failover``, ``printprofiles``, ``serial``, ``controlroom``, ``schedule``,
+``playlog``. Answers are the
 host's JSON decoded (dicts; list operations return the items of the host's list).
 
 Zones, mirror groups, presets, sources, video walls and control-room layouts are named
@@ -45,6 +46,7 @@ from tilewall.client.mirrorgroups import MirrorGroups
 from tilewall.client.network import Network
 from tilewall.client.presets import Presets
 from tilewall.client.printprofiles import PrintProfiles
+from tilewall.client.schedule import PlayLog, Schedule
 from tilewall.client.serial import Serial
 from tilewall.client.sources import Sources
 from tilewall.client.system import System
@@ -103,6 +105,8 @@ class Client:
         self.printprofiles = PrintProfiles(self.transport)
         self.serial = Serial(self.transport)
         self.controlroom = ControlRoom(self.transport)
+        self.schedule = Schedule(self.transport)
+        self.playlog = PlayLog(self.transport)
 
     @property
     def url(self) -> str:

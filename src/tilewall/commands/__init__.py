@@ -11,6 +11,7 @@ from tilewall.commands.content import media, presets, sources
 from tilewall.commands.devices import network, serial
 from tilewall.commands.displays import displays
 from tilewall.commands.failover import failover, printprofiles
+from tilewall.commands.schedule import playlog, schedule
 from tilewall.commands.system import system
 from tilewall.commands.walls import controlroom, videowalls
 from tilewall.commands.zones import mirrorgroups, zones
@@ -29,4 +30,6 @@ GROUPS: list[click.Group] = [
     failover,
     printprofiles,
     serial,
+    schedule,
+    playlog,
 ]

@@ -17,7 +17,11 @@ from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
 from tilewall.host.playback.screens import Screens
-from tilewall.host.ports import Clock, MachineAdapters, Persistence, SettingsStore
+from tilewall.host.ports import Clock, MachineAdapters, Persistence, PlayLogStore, SettingsStore
+from tilewall.host.schedule.effects import HostEffects
+from tilewall.host.schedule.events import Events
+from tilewall.host.schedule.playlog import PlayLog
+from tilewall.host.schedule.runner import Scheduler
 from tilewall.host.state import Core, CoreSettings, State
 from tilewall.host.system import troubleshooting
 from tilewall.host.system.accounts import Accounts
@@ -55,6 +59,7 @@ class Host:
         trusted_keys: Sequence[str] = (),
         configuration: Mapping[str, Any] | None = None,
         data_dir: Path | None = None,
+        plays: PlayLogStore | None = None,
     ) -> None:
         #: where logs and troubleshooting reports go; None for a host without files
         self.data_dir = data_dir
@@ -88,13 +93,30 @@ class Host:
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
         self.machine_settings = MachineSettings(lambda: self.platform)
+        #: scheduled events, the loop that runs them, and what played (plays: the play
+        #: log's store; kept in memory without one)
+        self.schedule = Events(self.core, lambda: self.platform.timezones.current())
+        self.core.check_changes(self.schedule.refuse_deleting_named)
+        self.playlog = PlayLog(self.core, self.playback, self.overlays, plays)
+        self.scheduler = Scheduler(
+            self.core,
+            self.schedule,
+            HostEffects(self.core, self.playback, self.presets, self.overlays),
+            self.playlog,
+        )
 
     async def load(self) -> None:
         """Read the state, users and sessions from the store."""
         await self.core.load()
         await self.accounts.load()
 
+    async def start(self) -> None:
+        """Start the host's timers: the scheduler (it first applies what it missed while
+        the host was down) and the play log."""
+        await self.scheduler.start()
+
     async def close(self) -> None:
+        await self.scheduler.stop()
         if self.store is not None:
             await self.store.close()
 

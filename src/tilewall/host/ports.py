@@ -67,6 +67,46 @@ class AccountStore(Protocol):
     async def delete_sessions(self, token_hashes: Iterable[str]) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One play: what a display showed from ``start_ms`` until ``end_ms`` (None while it
+    still shows it), and what triggered it."""
+
+    id: str
+    display_id: int
+    source_id: str
+    source_name: str
+    start_ms: int
+    end_ms: int | None
+    trigger: str
+    #: the scheduled event's or the preset's name, when one caused it
+    cause: str = ""
+
+
+class PlayLogStore(Protocol):
+    """The play log: large, append-mostly, kept apart from the host's documents and
+    never loaded whole."""
+
+    async def put_plays(self, plays: Sequence[Play]) -> None:
+        """Insert or replace (by id) every play in one transaction; raises
+        :class:`~tilewall.host.errors.StoreFailed` with nothing written."""
+        ...
+
+    async def open_plays(self) -> list[Play]:
+        """Plays without an end."""
+        ...
+
+    async def plays(
+        self, since_ms: int | None, until_ms: int | None, display_id: int | None, limit: int
+    ) -> list[Play]:
+        """Plays overlapping ``[since_ms, until_ms)``, oldest first, at most ``limit``."""
+        ...
+
+    async def prune_plays(self, ended_before_ms: int) -> int:
+        """Delete plays that ended before ``ended_before_ms``; how many went."""
+        ...
+
+
 class Persistence(DocumentStore, AccountStore, Protocol):
     """Everything the host keeps durably."""
 

@@ -23,6 +23,7 @@ from tilewall.host.model import (
     Zone,
 )
 from tilewall.host.ports import Change, Clock, DocumentStore
+from tilewall.host.schedule.model import ScheduledEvent
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
     "source": (Source, lambda o: o.id),
     "preset": (Preset, lambda o: o.id),
     "layout": (Layout, lambda o: o.id),
+    "event": (ScheduledEvent, lambda o: o.id),
 }
 TOPOLOGY_KINDS = frozenset({"display", "wall", "zone", "mirror"})
 #: the kind of the host's settings documents
@@ -58,6 +60,7 @@ class State:
     sources: dict[str, Source] = field(default_factory=dict)
     presets: dict[str, Preset] = field(default_factory=dict)
     layouts: dict[str, Layout] = field(default_factory=dict)
+    events: dict[str, ScheduledEvent] = field(default_factory=dict)
     #: singletons and small collections: settings, licence, print profiles, failover, ...
     settings: dict[str, Any] = field(default_factory=dict)
     #: bumped by every change of what a display, zone or mirror group plays
@@ -76,6 +79,7 @@ class State:
             "source": self.sources,
             "preset": self.presets,
             "layout": self.layouts,
+            "event": self.events,
         }
         return collections[kind]
 
@@ -150,6 +154,8 @@ def _memory_key(kind: str, key: str) -> Any:
 Listener = Callable[[Event], None]
 #: (seat id, command name), e.g. ("seat-1", "reset")
 CommandListener = Callable[[str, str], None]
+#: looks at a change before it is committed; raises a HostError to refuse all of it
+Check = Callable[[Transaction], None]
 
 
 class Core:
@@ -162,6 +168,7 @@ class Core:
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         self._command_listeners: list[CommandListener] = []
+        self._checks: list[Check] = []
         #: every document as last committed; what memory returns to when a change fails
         self._committed: dict[tuple[str, str], bytes] = {}
         #: told (seconds, committed) after each store commit, for metrics
@@ -186,6 +193,11 @@ class Core:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def check_changes(self, check: Check) -> None:
+        """Run ``check`` on every change before it is committed (say, to refuse deleting
+        what something else still names)."""
+        self._checks.append(check)
 
     def on_command(self, listener: CommandListener) -> Callable[[], None]:
         self._command_listeners.append(listener)
@@ -227,6 +239,8 @@ class Core:
             token = _IN_CHANGE.set(True)
             try:
                 yield tx
+                for check in self._checks:
+                    check(tx)
             except BaseException:
                 self._restore(tx)
                 raise

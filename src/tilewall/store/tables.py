@@ -28,3 +28,20 @@ sessions = sa.Table(
     sa.Column("keep", sa.Boolean, nullable=False),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
 )
+
+#: the play log: what each display played, when and why (large; never loaded whole)
+plays = sa.Table(
+    "plays",
+    metadata,
+    sa.Column("id", sa.String, primary_key=True),
+    sa.Column("display_id", sa.Integer, nullable=False),
+    sa.Column("source_id", sa.String, nullable=False),
+    sa.Column("source_name", sa.String, nullable=False),
+    sa.Column("start_ms", sa.BigInteger, nullable=False),
+    sa.Column("end_ms", sa.BigInteger, nullable=True),
+    sa.Column("trigger", sa.String, nullable=False),
+    sa.Column("cause", sa.String, nullable=False),
+    sa.Index("plays_start", "start_ms"),
+    sa.Index("plays_display_start", "display_id", "start_ms"),
+    sa.Index("plays_end", "end_ms"),
+)

@@ -6,6 +6,7 @@ from tilewall.host.errors import NotFound
 from tilewall.host.ids import lookup, new_id, path_name
 from tilewall.host.model import Preset, Timeline
 from tilewall.host.playback import timeline
+from tilewall.host.schedule.triggers import triggered_by
 from tilewall.host.state import Core
 
 
@@ -60,9 +61,14 @@ class Presets:
 
     async def recall(self, preset: Preset) -> bool:
         """Restore every saved timeline that still has its object; True if any plays."""
-        state = self._core.state
         now = self._core.clock.now_ms()
         restored: list[Timeline] = []
+        with triggered_by("preset", preset.name):
+            await self._recall(preset, now, restored)
+        return any(timeline.is_playing(t) for t in restored)
+
+    async def _recall(self, preset: Preset, now: int, restored: list[Timeline]) -> None:
+        state = self._core.state
         async with self._core.change() as tx:
             for key, saved in preset.displays.items():
                 display = state.displays.get(int(key))
@@ -84,7 +90,6 @@ class Presets:
                     tx.put(group)
             tx.affect_all()
             tx.mapping = True
-        return any(timeline.is_playing(t) for t in restored)
 
     async def delete(self, preset: Preset) -> None:
         async with self._core.change() as tx:

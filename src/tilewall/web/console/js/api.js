@@ -3,6 +3,7 @@
 // operator to the login page and back.
 
 export const BASE = "/api";
+export const CLIENT_HEADER = "X-Tilewall-Client";
 
 export class ApiError extends Error {
   constructor(status, message, { method = "", path = "" } = {}) {
@@ -109,7 +110,8 @@ async function failure(response, method, path) {
  */
 export async function api(method, path, { query: params, json, body, auth = true, headers, onResponse } = {}) {
   const url = `${BASE}${path}${query(params)}`;
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
+  // the host records the console as what triggered the plays its requests cause
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", [CLIENT_HEADER]: "console", ...headers } };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
     init.headers["Content-Type"] = "application/json";
@@ -160,6 +162,7 @@ export function uploadMedia(name, file, onProgress = () => {}) {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", `${BASE}${path}`);
     xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+    xhr.setRequestHeader(CLIENT_HEADER, "console");
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };

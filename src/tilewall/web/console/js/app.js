@@ -12,12 +12,16 @@ import { renderMedia } from "./views/media.js";
 import { renderWalls } from "./views/walls.js";
 import { renderLayouts } from "./views/layouts.js";
 import { renderSettings } from "./views/settings.js";
+import { renderSchedule } from "./views/schedule.js";
+import { renderPlaylog } from "./views/playlog.js";
 
 const ROUTES = {
   login: { title: "Log in", render: renderLogin, public: true },
   overview: { title: "Overview", render: renderOverview },
   presets: { title: "Presets", render: renderPresets },
   alerts: { title: "Alerts and power", render: renderAlerts },
+  schedule: { title: "Schedule", render: renderSchedule },
+  playlog: { title: "Play log", render: renderPlaylog },
   receivers: { title: "Receivers", render: renderReceivers },
   sources: { title: "Sources", render: renderSources },
   media: { title: "Media library", render: renderMedia },
