@@ -1,5 +1,6 @@
 """The media library (a tilewall extension): list, upload, read, delete files."""
 
+import mimetypes
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +36,19 @@ UPLOAD_NAME = {
 }
 
 
-def _named(name_schema: dict[str, Any]) -> type[Extension]:
-    """An extension operation whose path parameter ``name`` has ``name_schema``."""
+#: what a download is sent as: the file's own type, as its suffix says
+DOWNLOAD_TYPES = sorted(
+    {
+        mimetypes.guess_type("file" + suffix)[0] or "application/octet-stream"
+        for suffix in MEDIA_SUFFIXES
+    }
+    | {"application/octet-stream"}
+)
+
+
+def _named(name_schema: dict[str, Any], downloads: bool = False) -> type[Extension]:
+    """An extension operation whose path parameter ``name`` has ``name_schema``; with
+    ``downloads``, its answer is documented in every media type a file is sent as."""
 
     @dataclass
     class NamedMedia(Extension):
@@ -45,6 +57,10 @@ def _named(name_schema: dict[str, Any]) -> type[Extension]:
             for parameter in schema.get("parameters", []):
                 if parameter.get("in") == "path" and parameter.get("name") == "name":
                     parameter["schema"] = dict(name_schema)
+            answer = schema.get("responses", {}).get("200")
+            if downloads and answer and answer.get("content"):
+                body = next(iter(answer["content"].values()))
+                answer["content"] = {kind: dict(body) for kind in DOWNLOAD_TYPES}
             return schema
 
     return NamedMedia
@@ -102,7 +118,7 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     tags=TAGS,
     summary="Download a media file",
     responses=errors(404, 416),
-    operation_class=_named(MEDIA_NAME),
+    operation_class=_named(MEDIA_NAME, downloads=True),
     media_type="application/octet-stream",
     response_headers=FILE_HEADERS,
 )
