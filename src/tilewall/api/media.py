@@ -134,7 +134,6 @@ async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> S
         media.path(canonical),
         request.headers.get("range", ""),
         {"Content-Disposition": f"inline; filename*=UTF-8''{filename}"},
-        media_type="application/octet-stream",  # a download, as documented
     )
 
 
