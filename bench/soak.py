@@ -77,6 +77,8 @@ class Soak:
         self.connects = 0
         self.ws_failures = 0
         self.closed_by_host: Counter[int] = Counter()
+        #: hellos the host refused (a station's key not shown): should stay 0
+        self.refused = 0
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.errors: list[str] = []
@@ -87,6 +89,7 @@ class Soak:
     async def receiver(self, seat: str, stay_s: tuple[float, float]) -> None:
         """Connect, hello, answer; leave after a random stay and come back, until the end."""
         rev = 0
+        key: str | None = None  # the station key the host handed this receiver, if any
         while time.monotonic() < self.deadline:
             leave_at = time.monotonic() + random.uniform(*stay_s)
             try:
@@ -105,6 +108,7 @@ class Soak:
                                 "model": "soak receiver",
                                 "firmware": "bench-soak/1",
                                 "rev": rev,
+                                **({"key": key} if key else {}),
                             }
                         )
                     )
@@ -118,6 +122,10 @@ class Soak:
                         kind = message.get("type")
                         if kind == "ping":
                             await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
+                        elif kind == "key":
+                            key = message.get("key")
+                        elif kind == "welcome" and message.get("refused"):
+                            self.refused += 1
                         elif kind in ("welcome", "state"):
                             rev = message["rev"]
                             await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
@@ -244,6 +252,7 @@ class Soak:
             "memory_growth_percent": (end_mb - start_mb) / start_mb * 100,
             "receiver_connects": self.connects,
             "receiver_connect_failures": self.ws_failures,
+            "receiver_refused": self.refused,
             "receiver_closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
             "operations": {
                 name: {

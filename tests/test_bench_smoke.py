@@ -18,10 +18,6 @@ if str(ROOT) not in sys.path:
 from bench.wallsync import chromium_available  # noqa: E402
 
 CHROMIUM_OK = chromium_available()
-#: the wall-sync benchmark's receiver pages stopped reaching the "tile" role (20 s timeout)
-#: since the hardening merge (security headers, media access, station keys); its smoke is
-#: off until that is found, and the wall-sync figures come from `make bench` meanwhile
-WALL_SYNC_SMOKE = False
 
 pytestmark = pytest.mark.skipif(
     shutil.which("wrk") is None, reason="wrk is not installed (make test installs it)"
@@ -56,7 +52,7 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
         fanout_connect_timeout_s=20,
         fanout_stable_s=0.3,
         memory_receivers=[8],
-        sync_tiles=[1] if CHROMIUM_OK and WALL_SYNC_SMOKE else [],
+        sync_tiles=[1] if CHROMIUM_OK else [],
         sync_play_s=1.0,
         sync_after_s=0.3,
         sync_settle_timeout_s=1.0,
@@ -100,7 +96,7 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     assert "Interface throughput and latency" in summary and "not yet measured" not in summary
     assert "Switch fan-out" in summary and "Memory with receivers" in summary
     plots = ["latency", "throughput", "durable"]
-    if CHROMIUM_OK and WALL_SYNC_SMOKE:
+    if CHROMIUM_OK:
         sync = receivers["wall_sync"]["by_tiles"]["1"]
         assert "error" not in sync, sync.get("error")
         assert sync["phases"]["play"]["rounds"] > 0

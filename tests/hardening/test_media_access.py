@@ -44,3 +44,17 @@ def test_media_need_a_session_or_a_locked_stations_key(api) -> None:
     api.forget_session()
     api.cookies.set("tilewall_key_key-seat", key)
     error(api.get(MEDIA), 401)
+
+
+def test_a_hello_with_a_new_identity_keeps_the_stations_key(api) -> None:
+    """The key survives a receiver that comes back with other firmware or screen: its
+    media are still sent, and no other device can take the station."""
+    ok(api.put("/media/still.png", content=png_bytes()))
+    station = register(api, "kept-seat", model="Kiosk", firmware="1.0")
+    ok(api.put("/network/kept-seat/lock"))
+    key = run(api, bind, host_of(api), station.seat_id)
+    register(api, "kept-seat", model="Kiosk 2", firmware="2.0")
+    assert keys.matches(host_of(api).state.stations["kept-seat"], key)
+    api.forget_session()
+    api.cookies.set("tilewall_key_kept-seat", key)
+    assert api.get(MEDIA).status_code == 200

@@ -23,7 +23,8 @@ def test_a_tiny_soak_churns_and_sees_no_server_error() -> None:
     operations = result["operations"]
     for name in ("lock", "switch", "unlock", "list network"):
         assert operations[name]["statuses"].get("200", 0) > 0, (name, operations)
-    # receivers left and came back
+    # receivers left and came back, showing the keys of their locked stations
     assert result["receiver_connects"] > 8
+    assert result["receiver_refused"] == 0
     assert len(result["memory_mb"]["samples"]) >= 5
     assert result["memory_mb"]["start"] > 0 and "memory_growth_percent" in result

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.errors import FlakyStrategyDefinition
 from litestar.testing import TestClient
 from schemathesis.checks import not_a_server_error
 
@@ -65,15 +66,25 @@ def test_stateful_run_follows_links_and_never_answers_5xx(host) -> None:
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
             case.validate_response(response, checks=[not_a_server_error])
 
-    Workflow.run(
-        settings=settings(
-            max_examples=25,
-            stateful_step_count=6,
-            deadline=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-        )
-    )
+    # a scenario draws from answers of the live host, so hypothesis, comparing the
+    # scenarios of a run, may call its data generation flaky: such a run is counted and
+    # the next one goes on; a 5xx fails its run, and is seen in STATUSES in any case
+    flaky = 0
+    for _ in range(8):
+        try:
+            Workflow.run(
+                settings=settings(
+                    max_examples=5,
+                    stateful_step_count=6,
+                    deadline=None,
+                    phases=[Phase.generate],
+                    database=None,
+                    suppress_health_check=list(HealthCheck),
+                )
+            )
+        except FlakyStrategyDefinition:
+            flaky += 1
+    assert flaky < 4, f"{flaky} of 8 runs ended as flaky data generation"
     steps = sum(STATUSES.values())
     print(f"stateful run: {steps} calls, statuses {Counter(s for _, s in STATUSES.elements())}")
     assert not [k for k in STATUSES if k[1] >= 500]

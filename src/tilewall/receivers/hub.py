@@ -280,8 +280,10 @@ class Hub:
         mine[seat] = session
         if not was_online:
             _safely(self.port.set_online, seat, True)
-        self._welcome(session, seat, self.describe(seat))
+        # the key first: the page keeps it (and its media cookie) before the state it is
+        # welcomed with names media
         self.hand_key(seat)
+        self._welcome(session, seat, self.describe(seat))
 
     def _welcome(
         self, session: Session, seat: str, state: RenderState, refused: str | None = None

@@ -113,12 +113,15 @@ def file_response(
     path: Path,
     range_header: str,
     headers: dict[str, str] | None = None,
+    media_type: str | None = None,
 ) -> MediaStream:
     """``path`` whole, or the single byte range ``range_header`` asks for (206; 416 when
-    it lies past the end), with :func:`media_headers`."""
+        it lies past the end), with :func:`media_headers`; sent as ``media_type`` if given,
+    else as the type its name says."""
     stat = path.stat()
     size = stat.st_size
     kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    sent_as = media_type or kind
     headers = {
         "Accept-Ranges": "bytes",
         "Last-Modified": formatdate(stat.st_mtime, usegmt=True),
@@ -128,13 +131,15 @@ def file_response(
     wanted = _byte_range(range_header, size)
     if wanted is None:
         return MediaStream(
-            _read(path, 0, size), media_type=kind, headers={**headers, "Content-Length": str(size)}
+            _read(path, 0, size),
+            media_type=sent_as,
+            headers={**headers, "Content-Length": str(size)},
         )
     start, end = wanted
     return MediaStream(
         _read(path, start, end - start + 1),
         status_code=206,
-        media_type=kind,
+        media_type=sent_as,
         headers={
             **headers,
             "Content-Range": f"bytes {start}-{end}/{size}",

@@ -155,6 +155,7 @@ class Stations:
             usb_devices=list(usb_devices) if usb_devices is not None else station.usb_devices,
             last_seen_ms=self._core.clock.now_ms(),
             named=station.named,
+            key_hash=station.key_hash,  # a new screen size or firmware keeps the binding
         )
         self.online.add(seat_id)
         if existing is not None and _same_identity(existing, updated):
