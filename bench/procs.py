@@ -101,6 +101,8 @@ class Proc:
     ready_path: str
     log_path: Path
     ready_headers: dict[str, str] = field(default_factory=dict)
+    #: environment beside this process's own
+    env: dict[str, str] = field(default_factory=dict)
     popen: subprocess.Popen[bytes] | None = None
     startup_s: float = 0.0
     _log: IO[bytes] | None = None
@@ -111,7 +113,7 @@ class Proc:
 
     def start(self, timeout_s: float = 60.0) -> float:
         """Start and wait for the first answered request; seconds from spawn to answer."""
-        env = dict(os.environ)
+        env = {**os.environ, **self.env}
         env.setdefault("SCARF_ANALYTICS", "false")
         self._log = self.log_path.open("wb")
         started = time.perf_counter()

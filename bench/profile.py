@@ -77,7 +77,9 @@ def main() -> None:
     parser.add_argument("--displays", type=int, default=1000)
     parser.add_argument("--sources", type=int, default=20)
     parser.add_argument(
-        "--op", default="displays", choices=["displays", "zones", "sources", "zone_switch"]
+        "--op",
+        default="displays",
+        choices=["displays", "zones", "sources", "system", "zone_switch"],
     )
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.001)

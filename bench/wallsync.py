@@ -1,12 +1,22 @@
-"""Wall sync in headless Chromium: the tiles of one zone play one video, and each tile's
-position is compared with the position the host's timeline gives at that tile's own
-estimate of host time (``window.tilewall.sample()``: ``positionMs`` against
-``expectedMs``, both read at one ``hostMs``). The spread of a round is the largest minus
-the smallest of those errors across the tiles; it is what a viewer sees as tiles out of
-step. Sampled while playing, after a seek, while paused and after resuming.
+"""Wall sync in headless Chromium: the tiles of one zone play one video, and how far
+apart they play is measured two ways, in every phase (the switch to the clip, steady
+play, a seek, a pause, the resume, the clip's loop point):
 
-The host runs in its own process (``tilewall serve``); the pages run in Debian's
-Chromium through Playwright (never a downloaded browser).
+- *frames* (the figure to quote): every frame each tile presents on screen, from
+  ``requestVideoFrameCallback`` (presentation time in host time, media time), against
+  the position the host's timeline gives at that instant; per 200 ms bin, the spread
+  of the tiles' mean errors (``bench/syncframes.py``), from the command's scheduled
+  start instant on (so the start itself is in it);
+- *sampled* (the older figure, kept beside it): rounds of ``window.tilewall.sample()``,
+  each tile's ``positionMs`` against ``expectedMs`` at one ``hostMs``, once the tiles
+  settled; the spread of a round is the largest minus the smallest error.
+
+With each command the host schedules the tiles' start a lead ahead (``startMs``); each
+phase also reports how long before that instant the tiles were pre-rolled, and how many
+missed it. The host runs in its own process (``tilewall serve``); the pages run in
+Debian's Chromium through Playwright (never a downloaded browser).
+
+    PYTHONPATH=src python -m bench.wallsync --tiles 4,9 --play 8 --after 3
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from typing import Any
 
 from bench.procs import BENCH, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
+from bench.syncframes import FRAMES_JS, RECORDER, frame_errors, frame_spread, start_summary
 from tilewall.client import Client
 
 CLIP = BENCH.parent / "src" / "tilewall" / "demo_media" / "clip.mp4"
@@ -39,6 +50,11 @@ VIEWPORT = {"width": 320, "height": 180}
 #: a tile counts as following the timeline within this many ms
 SETTLED_MS = 30.0
 SAMPLE_GAP_S = 0.1
+#: the switch phase: frames from the scheduled start on, this long at least
+SWITCH_WINDOW_MS = 2000.0
+#: the loop phase: frames from this long before the loop point to twice as long after
+#: it (at most; shorter when the phases are), after a seek to 1.5 s before that
+LOOP_WINDOW_MS = 1000.0
 
 SAMPLE_JS = """() => {
   const t = window.tilewall;
@@ -48,6 +64,10 @@ SAMPLE_JS = """() => {
           item: s.item, playing: s.playing, rev: t.rev,
           videoPaused: v ? v.paused : null, rate: v ? v.playbackRate : null};
 }"""
+
+
+STARTS_JS = """(since) => window.tilewall.sync
+  ? (({starts, learned}) => ({starts, learned}))(window.tilewall.sync(since)) : null"""
 
 
 def chromium_available() -> bool:
@@ -157,6 +177,52 @@ class Wall:
     def event(self, name: str) -> None:
         self.events.append((time.monotonic() - self.t0, name))
 
+    def start_ms(self) -> float:
+        """The host instant the tiles start the current timeline at (``startMs``)."""
+        timeline = self.pages[0].evaluate("() => window.tilewall.state.content.timeline")
+        return float(timeline.get("startMs", timeline["anchorMs"]))
+
+    def frames(self, start_ms: float, end_ms: float, at_ms: float | None = None) -> dict[str, Any]:
+        """The frames spread over [start_ms, end_ms) (the recorder's) and the tiles' own
+        account of their starts on ``at_ms`` (receivers that keep one)."""
+        tiles = [
+            frame_errors(p.evaluate(FRAMES_JS, start_ms - 1000), self.duration_ms)
+            for p in self.pages
+        ]
+        out: dict[str, Any] = {"frames": frame_spread(tiles, start_ms, end_ms)}
+        if at_ms is not None:
+            own = [p.evaluate(STARTS_JS, at_ms - 1000) for p in self.pages]
+            if all(o is not None for o in own):
+                out["start"] = start_summary([o["starts"] for o in own], at_ms)
+                out["learned"] = [o.get("learned") for o in own]
+        return out
+
+    def phase(
+        self, name: str, at_ms: float | None, seconds: float, settle_s: float
+    ) -> dict[str, Any]:
+        """Settle and sample (the older figure), then the frames from ``at_ms`` (the
+        command's scheduled start) or from the sampling's start to its end."""
+        began = host_ms()
+        settled = self.settle(name, settle_s)
+        sampled = self.measure(name, seconds)
+        frames = self.frames(began if at_ms is None else at_ms, host_ms(), at_ms)
+        return {"settle_s": settled, **sampled, **frames}
+
+
+def host_ms() -> float:
+    """Host time: the host runs on this machine, on the system clock."""
+    return time.time() * 1000
+
+
+def sleep_until(at_ms: float) -> None:
+    time.sleep(max(at_ms - host_ms(), 0) / 1000)
+
+
+def new_context(browser: Any) -> Any:
+    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+    context.add_init_script(RECORDER)
+    return context
+
 
 def run_wall(
     seed_dir: Path,
@@ -179,10 +245,14 @@ def run_wall(
         host = Client(proc.base_url, ADMIN, PASSWORD)
         try:
             host.login()
-            # Playwright's string predicates are eval, which the page's policy forbids
-            context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+            # Each tile in a browser context of its own, as each is a device of its own:
+            # the pages of one context other than the last opened or brought to front
+            # present their video frames about once a second (their media clock runs on),
+            # which hides what a viewer sees. Playwright's string predicates are eval,
+            # which the page's policy forbids: bypassed.
+            contexts = [new_context(browser) for _ in range(tiles)]
             pages = []
-            for n in range(tiles):
+            for n, context in enumerate(contexts):
                 page = context.new_page()
                 page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
                 pages.append(page)
@@ -209,34 +279,52 @@ def run_wall(
                 pages[0].evaluate("() => window.tilewall.state.content.source.totalMs")
             )
             phases: dict[str, Any] = {}
-            log(f"wall sync, {tiles} tiles: playing")
-            settle_s = wall.settle("play", settle_timeout_s)
-            phases["play"] = {"settle_s": settle_s, **wall.measure("play", play_s)}
+            log(f"wall sync, {tiles} tiles: switch and play")
+            start = wall.start_ms()
+            sleep_until(start + SWITCH_WINDOW_MS)
+            phases["switch"] = wall.phase("switch", start, after_s, settle_timeout_s)
+            phases["play"] = wall.phase("play", None, play_s, settle_timeout_s)
 
             wall.event("seek")
             host.zones.seek(wall.zone, 6000, by="id")
             wall.wait_all("t.state.content.timeline.anchorPositionMs === 6000")
-            settle_s = wall.settle("seek", settle_timeout_s)
-            phases["seek"] = {"settle_s": settle_s, **wall.measure("seek", after_s)}
+            phases["seek"] = wall.phase("seek", wall.start_ms(), after_s, settle_timeout_s)
 
             wall.event("pause")
             host.zones.pause(wall.zone, by="id")
             wall.wait_all("t.state.content.timeline.state === 'paused'")
-            settle_s = wall.settle("pause", settle_timeout_s)
-            phases["pause"] = {"settle_s": settle_s, **wall.measure("pause", min(after_s, 2.0))}
+            phases["pause"] = wall.phase("pause", None, min(after_s, 2.0), settle_timeout_s)
 
             wall.event("resume")
             host.zones.resume(wall.zone, by="id")
             wall.wait_all("t.state.content.timeline.state === 'playing'")
-            settle_s = wall.settle("resume", settle_timeout_s)
-            phases["resume"] = {"settle_s": settle_s, **wall.measure("resume", after_s)}
+            phases["resume"] = wall.phase("resume", wall.start_ms(), after_s, settle_timeout_s)
+
+            log(f"wall sync, {tiles} tiles: the loop point")
+            wall.event("loop")
+            before = min(LOOP_WINDOW_MS, after_s * 1000)
+            after = 2 * before
+            to = int(wall.duration_ms - before - 1500)
+            host.zones.seek(wall.zone, to, by="id")
+            wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
+            timeline = pages[0].evaluate("() => window.tilewall.state.content.timeline")
+            loop_at = timeline["anchorMs"] + wall.duration_ms - timeline["anchorPositionMs"]
+            sleep_until(loop_at - before)
+            sampled = wall.measure("loop", (before + after) / 1000)
+            sleep_until(loop_at + after)
+            phases["loop"] = {
+                "settle_s": 0.0,
+                **sampled,
+                **wall.frames(loop_at - before, loop_at + after, loop_at),
+            }
             clock = [
                 p.evaluate(
                     "() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})"
                 )
                 for p in pages
             ]
-            context.close()
+            for context in contexts:
+                context.close()
         finally:
             host.close()
             browser.close()
@@ -256,3 +344,47 @@ def run_wall(
             for r in wall.series
         ],
     }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Wall sync alone: seeds its own data directories, prints and writes the figures."""
+    import argparse
+    import tempfile
+
+    from bench.seed import seed
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiles", default="4,9", help="tile counts, comma separated")
+    parser.add_argument("--play", type=float, default=8.0, help="seconds of steady play")
+    parser.add_argument("--after", type=float, default=3.0, help="seconds after each command")
+    parser.add_argument("--settle", type=float, default=8.0, help="settle timeout, seconds")
+    parser.add_argument("--out", type=Path, help="results JSON")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="wallsync-") as tmp:
+        work = Path(tmp)
+        for tiles in (int(t) for t in args.tiles.split(",")):
+            data = work / f"seed-{tiles}"
+            seed(data, tiles, 0, one_zone=True)
+            r = run_wall(data, work, tiles, args.play, args.after, args.settle)
+            results[str(tiles)] = r
+            for name, phase in r["phases"].items():
+                f = phase.get("frames") or {}
+                start = phase.get("start") or {}
+                print(
+                    f"{tiles} tiles {name:7} frames p50/p95/max "
+                    f"{_ms(f.get('p50'))}/{_ms(f.get('p95'))}/{_ms(f.get('max'))} "
+                    f"({f.get('bins')} bins)  sampled p95 {_ms(phase.get('p95'))}"
+                    f"  ready before {_ms(start.get('ready_before_ms_min'))}"
+                    f"  missed {start.get('missed')}  settle {phase['settle_s']:.1f} s"
+                )
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+if __name__ == "__main__":
+    main()

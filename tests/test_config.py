@@ -165,3 +165,13 @@ def test_swapped_platform_reaches_every_service(tmp_path: Path):
     swapped = dataclasses.replace(host.platform, serial=RecordingSerialPorts())
     host.platform = swapped
     assert host.platform is swapped and host.machine.platform is swapped
+
+
+def test_start_lead_from_the_environment(tmp_path: Path):
+    from tilewall.host.playback.timeline import START_LEAD_MS
+
+    assert Config.load(tmp_path, env={}).start_lead_ms == START_LEAD_MS
+    assert Config.load(tmp_path, env={"TILEWALL_START_LEAD_MS": "120"}).start_lead_ms == 120
+    for wrong in ("-5", "soon", "9000"):
+        with pytest.raises(ConfigError, match="TILEWALL_START_LEAD_MS"):
+            Config.load(tmp_path, env={"TILEWALL_START_LEAD_MS": wrong})

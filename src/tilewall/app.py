@@ -2,7 +2,6 @@
 
 import inspect
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,14 +23,17 @@ from litestar.typing import FieldDefinition
 
 from tilewall import __version__
 from tilewall.api import (
+    accesslog,
     controlroom,
     displays,
     failover,
     fallback,
+    group,
     licence,
     media,
     mirrorgroups,
     network,
+    openapi,
     overlays,
     playlog,
     presets,
@@ -48,16 +50,31 @@ from tilewall.api import (
     videowalls,
     zones,
 )
+from tilewall.api.accesslog import access_log
 from tilewall.api.auth import COOKIE, require_media_access, require_session
-from tilewall.api.common import Extension, provide_host
+from tilewall.api.common import Extension, host_of_scope
 from tilewall.api.errors import HANDLERS
 from tilewall.api.fallback import allowed_methods
+from tilewall.api.forwarding import group_forwarding
 from tilewall.api.headers import security_headers
 from tilewall.host.host import Host
 from tilewall.metrics import Metrics, metrics_page
 from tilewall.receivers.media import media_file
 
+#: the interface log (``tilewall.api.accesslog`` writes it off the request path)
 log = logging.getLogger("tilewall.access")
+
+
+def openapi_cache_dirs(data_dir: Path) -> list[Path]:
+    """Where a served host keeps its OpenAPI document between starts."""
+    return openapi.cache_dirs(data_dir)
+
+
+def flush_access_log() -> None:
+    """Wait until the interface log has every request answered so far."""
+    accesslog.flush()
+
+
 WEB = Path(__file__).parent / "web"
 
 API_MODULES: list[ModuleType] = [
@@ -84,39 +101,8 @@ API_MODULES: list[ModuleType] = [
     playlog,
     fallback,
     render,
+    group,
 ]
-
-
-def access_log(app: ASGIApp) -> ASGIApp:
-    """One line per request: method, path, status, milliseconds."""
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 0
-
-        async def send_wrapper(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await app(scope, receive, send_wrapper)
-        finally:
-            client = scope.get("client") or ("-", 0)
-            log.info(
-                '%s "%s %s" %s %.1fms',
-                client[0],
-                scope.get("method", "-"),
-                scope["path"],
-                status,
-                (time.perf_counter() - started) * 1000,
-            )
-
-    return middleware
 
 
 def options_allow(app: ASGIApp) -> ASGIApp:
@@ -223,12 +209,24 @@ def console_routes() -> list[ControllerRouterHandler]:
     return [console_page, console_css, scripts]
 
 
+def _host_of(scope: Scope) -> Host | None:
+    host: Host | None = getattr(scope["app"].state, "host", None)
+    return host
+
+
 def create_app(
     host: Host | None,
     extra_routes: Sequence[ControllerRouterHandler] = (),
     on_startup: Sequence[Callable[..., Any]] = (),
     on_shutdown: Sequence[Callable[..., Any]] = (),
+    openapi_cache: Sequence[Path] = (),
 ) -> Litestar:
+    """The app serving ``host`` (set later by a startup hook when None).
+
+    ``openapi_cache``: folders where the encoded OpenAPI document may be kept between
+    starts (``tilewall.api.openapi``)."""
+    # looked for while the app is built
+    kept = openapi.Kept(openapi_cache) if openapi_cache else None
     handlers: list[ControllerRouterHandler] = []
     for module in API_MODULES:
         handlers += module.ROUTES
@@ -236,7 +234,7 @@ def create_app(
     api = Router(
         path="/api",
         route_handlers=handlers,
-        guards=[require_session],
+        before_request=require_session,
         middleware=[playlog.client_trigger],
     )
     metrics = Metrics()
@@ -253,8 +251,8 @@ def create_app(
     app = Litestar(
         route_handlers=routes,
         exception_handlers=HANDLERS,
-        dependencies={"host": Provide(provide_host, sync_to_thread=False)},
-        middleware=[access_log, options_allow, metrics.middleware],
+        dependencies={"host": Provide(host_of_scope, sync_to_thread=False)},
+        middleware=[access_log, options_allow, metrics.middleware, group_forwarding(_host_of)],
         before_send=[security_headers, metrics.count],
         openapi_config=OpenAPIConfig(
             title="tilewall: display and video wall control interface",
@@ -284,6 +282,7 @@ def create_app(
     )
     app.state.host = host
     app.state.metrics = metrics
+    app.state[openapi.KEPT] = kept
     if host is not None:
         metrics.attach(host)
     return app

@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
-from rich.console import Console
 
-from tilewall import __version__
+from tilewall import LazyConsole, __version__
 from tilewall.agent.cli import agent
+from tilewall.commands import WithGroups
 from tilewall.host.errors import HostError
 
 if TYPE_CHECKING:
     from tilewall.tls import TlsFiles
 
-console = Console(stderr=True)
+console = LazyConsole()
 DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
 
 
@@ -32,7 +32,7 @@ def _needs_server(error: ImportError) -> NoReturn:
     )
 
 
-@click.group()
+@click.group(cls=WithGroups)
 @click.version_option(__version__)
 def main() -> None:
     """tilewall: an open host for displays and video walls."""
@@ -70,7 +70,21 @@ def main() -> None:
     metavar="URL",
     help="Keep the host's state in this PostgreSQL database "
     "(postgresql://USER:PASSWORD@HOST:PORT/DATABASE). Also TILEWALL_DATABASE. "
-    "Default: SQLite in the data directory.",
+    "Default: SQLite in the data directory. Hosts started on one database form a group: "
+    "one is active, the others are hot standbys.",
+)
+@click.option(
+    "--media-dir",
+    type=click.Path(path_type=Path),
+    help="The media library (also TILEWALL_MEDIA_DIR); the members of a group share one. "
+    "Default: DATA_DIR/media.",
+)
+@click.option(
+    "--advertise",
+    metavar="URL",
+    help="http://HOST:PORT where the other members of a group and the receivers reach "
+    "this host (also TILEWALL_ADVERTISE). Default: the bound address, or the machine's "
+    "primary IPv4, and the port.",
 )
 @click.option(
     "--tls-cert",
@@ -102,6 +116,8 @@ def serve(
     tls_cert: Path | None,
     tls_key: Path | None,
     tls_mode: str | None,
+    media_dir: Path | None,
+    advertise: str | None,
 ) -> None:
     """Serve the interface, the receivers and the console."""
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
@@ -117,7 +133,9 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
     try:
-        config = Config.load(data_dir, host_management, database=database)
+        config = Config.load(
+            data_dir, host_management, database=database, media_dir=media_dir, advertise=advertise
+        )
     except ConfigError as error:
         console.print(f"[red]{error}[/]")
         sys.exit(2)
@@ -390,9 +408,6 @@ def license_issue(
     click.echo(code)
 
 
-# the commands that drive a host over its interface (tilewall displays list, ...)
-from tilewall.commands import GROUPS  # noqa: E402
-
-for _group in GROUPS:
-    main.add_command(_group)
+# the commands that drive a host over its interface (tilewall displays list, ...) are
+# added by WithGroups when first needed
 main.add_command(agent)

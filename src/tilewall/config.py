@@ -15,6 +15,17 @@ The host keeps its state in SQLite in the data directory unless ``--database`` o
 ``TILEWALL_DATABASE`` names a PostgreSQL database
 (``postgresql://USER:PASSWORD@HOST:PORT/DATABASE``), the one a group of hosts shares;
 the data directory still holds logs, media and local files.
+
+``TILEWALL_START_LEAD_MS`` (0..5000, default ``timeline.START_LEAD_MS``) is how long
+after a switch, resume or seek every receiver starts, all at that one host instant
+(docs/protocol.md, "Playing to the timeline").
+
+Media live in ``DATA_DIR/media`` unless ``--media-dir`` or ``TILEWALL_MEDIA_DIR`` names
+another directory: the members of a group share one (a network file system, say), so
+that the media every source names are there on whichever member is active.
+``--advertise`` (``TILEWALL_ADVERTISE``), ``http://HOST:PORT``, is where the other
+members of a group and the receivers reach this host; by default the address it binds
+(or, bound to every address, the machine's primary IPv4) and its port.
 """
 
 import os
@@ -23,11 +34,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tilewall.host.system.licensing import key_id, load_public_key, public_key_text
+from tilewall.host.playback.timeline import START_LEAD_MS
 
 HOST_MANAGEMENT_ENV = "TILEWALL_HOST_MANAGEMENT"
 LICENCE_KEYS_ENV = "TILEWALL_LICENCE_KEYS"
 DATABASE_ENV = "TILEWALL_DATABASE"
+MEDIA_DIR_ENV = "TILEWALL_MEDIA_DIR"
+ADVERTISE_ENV = "TILEWALL_ADVERTISE"
+START_LEAD_ENV = "TILEWALL_START_LEAD_MS"
+_ADVERTISE = re.compile(r"https?://[^\s/?#]+")
 _DATABASE_URL = re.compile(r"(postgres|postgresql)(\+asyncpg)?://\S*|sqlite(\+aiosqlite)?:///\S+")
 TRUSTED_KEYS_DIR = "trusted-keys"
 _TRUE = {"1", "true", "yes", "on"}
@@ -48,6 +63,12 @@ class Config:
     key_sources: Mapping[str, str] = field(default_factory=dict)
     #: the database URL of the host's store; None: SQLite in the data directory
     database: str | None = None
+    #: the media library; None: ``DATA_DIR/media``
+    media_dir: Path | None = None
+    #: where other members and receivers reach this host (``http://HOST:PORT``)
+    advertise: str | None = None
+    #: receivers start a timeline just anchored this long after it, all together
+    start_lead_ms: int = START_LEAD_MS
 
     @classmethod
     def load(
@@ -56,6 +77,8 @@ class Config:
         host_management: bool | None = None,
         env: Mapping[str, str] | None = None,
         database: str | None = None,
+        media_dir: Path | None = None,
+        advertise: str | None = None,
     ) -> "Config":
         """The configuration of a host in ``data_dir``.
 
@@ -71,13 +94,13 @@ class Config:
             for path in sorted(folder.glob("*.pub")):
                 where = f"{TRUSTED_KEYS_DIR}/{path.name}"
                 text = _read_key(path.read_text(), where)
-                kid = key_id(load_public_key(text))
+                kid = _key_id(text)
                 keys.setdefault(kid, text)
                 sources.setdefault(kid, where)
         for n, raw in enumerate(re.split(r"[,\s]+", env.get(LICENCE_KEYS_ENV, "").strip())):
             if raw:
                 text = _read_key(raw, f"{LICENCE_KEYS_ENV} item {n + 1}")
-                kid = key_id(load_public_key(text))
+                kid = _key_id(text)
                 keys.setdefault(kid, text)
                 sources.setdefault(kid, LICENCE_KEYS_ENV)
         url = (database or env.get(DATABASE_ENV, "")).strip() or None
@@ -86,10 +109,38 @@ class Config:
                 f"--database/{DATABASE_ENV} is not a PostgreSQL URL: "
                 "use postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
             )
-        return cls(managed, tuple(keys.values()), key_sources=sources, database=url)
+        media = media_dir or (Path(env[MEDIA_DIR_ENV]) if env.get(MEDIA_DIR_ENV) else None)
+        given = (advertise or env.get(ADVERTISE_ENV, "")).strip().rstrip("/")
+        if given and not _ADVERTISE.fullmatch(given):
+            raise ConfigError(
+                f"--advertise/{ADVERTISE_ENV} must be http://HOST:PORT (or https://), not {given!r}"
+            )
+        lead = env.get(START_LEAD_ENV, "").strip()
+        if lead and not (lead.isdigit() and int(lead) <= 5000):
+            raise ConfigError(f"{START_LEAD_ENV} must be milliseconds from 0 to 5000, not {lead!r}")
+        return cls(
+            managed,
+            tuple(keys.values()),
+            key_sources=sources,
+            database=url,
+            media_dir=media.resolve() if media else None,
+            advertise=given or None,
+            start_lead_ms=int(lead) if lead else START_LEAD_MS,
+        )
+
+
+# the licensing module (and its cryptography) is loaded only when there are keys to read
+
+
+def _key_id(text: str) -> str:
+    from tilewall.host.system.licensing import key_id, load_public_key
+
+    return key_id(load_public_key(text))
 
 
 def _read_key(text: str, where: str) -> str:
+    from tilewall.host.system.licensing import load_public_key, public_key_text
+
     try:
         return public_key_text(load_public_key(text))
     except (ValueError, TypeError) as error:

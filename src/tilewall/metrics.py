@@ -42,6 +42,7 @@ from prometheus_client.registry import Collector
 from tilewall.api.auth import token_of
 from tilewall.host.host import Host
 from tilewall.host.playback import timeline
+from tilewall.host.system.members import Role
 
 TOKEN_ENV = "TILEWALL_METRICS_TOKEN"
 #: the Prometheus text format generate_latest writes (Litestar adds the charset)
@@ -109,8 +110,11 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        #: the labelled children, looked up once (labels() takes a lock and checks)
+        self._latency_of: dict[tuple[str, str], Any] = {}
+        self._count_of: dict[tuple[str, str, int], Any] = {}
         self.host: Host | None = None
-        #: the host's role in its group; a group member replaces it
+        #: the host's role in its group (``single`` before a host is attached)
         self.role: Callable[[], str] = lambda: "single"
         self.requests = Counter(
             "tilewall_http_requests",
@@ -156,6 +160,7 @@ class Metrics:
     def attach(self, host: Host) -> None:
         """Read ``host`` at each scrape and time its store commits."""
         self.host = host
+        self.role = lambda: "single" if host.group.role is Role.SOLO else str(host.group.role)
         host.core.commit_observers.append(self.observe_commit)
 
     def observe_commit(self, seconds: float, committed: bool) -> None:
@@ -179,8 +184,11 @@ class Metrics:
             try:
                 await app(scope, receive, send)
             finally:
-                route = scope.get("path_template") or UNROUTED
-                self.latency.labels(scope["method"], route).observe(time.perf_counter() - started)
+                key = (scope["method"], scope.get("path_template") or UNROUTED)
+                timer = self._latency_of.get(key)
+                if timer is None:
+                    timer = self._latency_of[key] = self.latency.labels(*key)
+                timer.observe(time.perf_counter() - started)
 
         return middleware
 
@@ -188,8 +196,11 @@ class Metrics:
         """A ``before_send`` hook: counts every answer with its final status, also those
         no route handled (404, 405), which count as ``(unrouted)``."""
         if scope["type"] == ScopeType.HTTP and message["type"] == "http.response.start":
-            route = scope.get("path_template") or UNROUTED
-            self.requests.labels(scope["method"], route, str(message["status"])).inc()
+            key = (scope["method"], scope.get("path_template") or UNROUTED, message["status"])
+            counter = self._count_of.get(key)
+            if counter is None:
+                counter = self._count_of[key] = self.requests.labels(*key[:2], str(key[2]))
+            counter.inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -7,15 +7,17 @@ import os
 import secrets
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litestar import Litestar
-from rich.console import Console
 
-from tilewall.app import create_app
+from tilewall import LazyConsole
+from tilewall.app import create_app, flush_access_log, openapi_cache_dirs
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
-from tilewall.host.ports import Clock, Persistence, PlayLogStore, SettingsStore
+from tilewall.host.playback import timeline
+from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore, SettingsStore
 from tilewall.host.system.machine import API_LOG, LOGS_DIR
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
@@ -23,12 +25,14 @@ from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket
 from tilewall.receivers.virtual import VirtualReceiver
-from tilewall.store import open_store
+from tilewall.store import is_postgres, open_store
 from tilewall.store.plays import PlayRecords
-from tilewall.tls import TlsFiles
+
+if TYPE_CHECKING:
+    from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
-console = Console(stderr=True)
+console = LazyConsole()
 
 
 def machine_for(config: Config) -> MachineFactory:
@@ -54,13 +58,19 @@ def build_host(
     idle_timeout_s: float = 1800.0,
     machine: MachineFactory | None = None,
     plays: PlayLogStore | None = None,
+    member_store: Persistence | None = None,
+    coordination: GroupCoordination | None = None,
 ) -> Host:
     """A host over ``store`` (and ``plays``, its play log) with its media and logs in
-    ``data_dir``; not yet loaded."""
+    ``data_dir``; not yet loaded.
+
+    A member of a group also has its own ``member_store`` and the group's
+    ``coordination``."""
     config = config or Config()
+    timeline.set_start_lead_ms(config.start_lead_ms)
     return Host(
         store,
-        data_dir / "media",
+        config.media_dir or data_dir / "media",
         machine or machine_for(config),
         clock=clock,
         idle_timeout_s=idle_timeout_s,
@@ -72,6 +82,8 @@ def build_host(
         },
         data_dir=data_dir,
         plays=plays,
+        member_store=member_store,
+        coordination=coordination,
     )
 
 
@@ -84,7 +96,10 @@ async def open_host(
     database: str | None = None,
 ) -> Host:
     """The host with its media and logs in ``data_dir``, loaded and ready; its state is
-    in the database ``database`` (else the configuration's), or SQLite in ``data_dir``."""
+    in the database ``database`` (else the configuration's), or SQLite in ``data_dir``.
+
+    This host takes no part in a group (operators' tools open it so); a served host on
+    PostgreSQL is a member of its database's group (:func:`open_member_host`)."""
     config = config or Config.load(data_dir)
     store = await open_store(data_dir, database or config.database)
     host = build_host(
@@ -96,6 +111,46 @@ async def open_host(
         plays=PlayRecords(store.engine),
     )
     await host.load()
+    return host
+
+
+async def open_member_host(
+    data_dir: Path,
+    config: Config,
+    *,
+    address: str,
+    idle_timeout_s: float = 1800.0,
+    database: str | None = None,
+) -> Host:
+    """The host a server runs: on SQLite, on its own; on PostgreSQL, a member of the group
+    of hosts on that database, reached at ``address`` (not yet started: see
+    :meth:`~tilewall.host.host.Host.start`)."""
+    store = await open_store(data_dir, database or config.database)
+    if not is_postgres(store):
+        host = build_host(
+            store, data_dir, config, idle_timeout_s=idle_timeout_s, plays=PlayRecords(store.engine)
+        )
+        await host.load()
+        return host
+    from tilewall.store.member import open_member
+    from tilewall.store.postgres import PostgresStore
+
+    assert isinstance(store, PostgresStore)
+    member = await open_member(store, data_dir, address)
+    host = build_host(
+        store,
+        data_dir,
+        config,
+        idle_timeout_s=idle_timeout_s,
+        plays=PlayRecords(store.engine),
+        member_store=member.store,
+        coordination=member.group,
+    )
+    await host.load()
+    member.group.identify(
+        await member.system_id(host.failover.system_id, host.failover.replace_system_id),
+        lambda: host.platform.facts.host_name(),
+    )
     return host
 
 
@@ -141,11 +196,13 @@ def make_app(
     session_idle_seconds: float = 1800.0,
     config: Config | None = None,
     database: str | None = None,
+    address: str | None = None,
 ) -> Litestar:
     """An app that opens the host in ``data_dir`` on startup and closes it on shutdown.
 
     ``config`` defaults to :meth:`Config.load` (environment and ``data_dir``);
-    ``database``, a PostgreSQL URL, overrides the configuration's store.
+    ``database``, a PostgreSQL URL, overrides the configuration's store; ``address``
+    is where the host is reached (else the configuration's ``advertise``).
     """
     handlers: list[logging.Handler] = []
     bridge = HostBridge()
@@ -158,9 +215,11 @@ def make_app(
         access_logger.addHandler(handler)
         if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
             access_logger.setLevel(logging.INFO)
-        host = await open_host(
+        loaded = config or Config.load(data_dir)
+        host = await open_member_host(
             data_dir,
-            config or Config.load(data_dir),
+            loaded,
+            address=address or loaded.advertise or "http://127.0.0.1:9000",
             idle_timeout_s=session_idle_seconds,
             database=database,
         )
@@ -170,25 +229,29 @@ def make_app(
         hub.push_observers.append(metrics.observe_fanout)
         bridge.attach(host, hub)
         await hub.start()
-        await host.start()
-        await ensure_admin(host, data_dir)
+
+        async def admin() -> None:
+            await ensure_admin(host, data_dir)
+
+        host.group.add_duty("the first administrator", admin, _nothing)
         if demo:
-            from tilewall.demo import SEATS, seed_demo
+            host.group.add_duty("the demo", lambda: _start_demo(host, hub, virtual), _stop_demo)
+        await host.start()
 
-            for n, seat in enumerate(SEATS, start=1):
-                receiver = VirtualReceiver(hub, seat, name=f"Demo {n}")
-                await receiver.connect()
-                virtual.append(receiver)
-            await seed_demo(host)
-
-    async def shutdown(app: Litestar) -> None:
+    async def _stop_demo() -> None:
         for receiver in virtual:
             await receiver.disconnect()
         virtual.clear()
-        await hub.stop()
+
+    async def shutdown(app: Litestar) -> None:
         host: Host | None = getattr(app.state, "host", None)
         if host is not None:
+            await host.group.stop()
+        await _stop_demo()
+        await hub.stop()
+        if host is not None:
             await host.close()
+        await asyncio.to_thread(flush_access_log)
         while handlers:
             handler = handlers.pop()
             access_logger.removeHandler(handler)
@@ -199,9 +262,38 @@ def make_app(
         extra_routes=[receiver_websocket(hub)],
         on_startup=[startup],
         on_shutdown=[shutdown],
+        openapi_cache=openapi_cache_dirs(data_dir),
     )
     app.state.hub = hub
     return app
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _start_demo(host: Host, hub: Hub, virtual: list[VirtualReceiver]) -> None:
+    """The demo's virtual receivers (run by the active member only) and its topology."""
+    from tilewall.demo import SEATS, seed_demo
+
+    for n, seat in enumerate(SEATS, start=1):
+        receiver = VirtualReceiver(hub, seat, name=f"Demo {n}")
+        await receiver.connect()
+        virtual.append(receiver)
+    await seed_demo(host)
+
+
+def advertised(bind: str, port: int, config: Config) -> str:
+    """Where this host is reached: the configuration's, else the address it binds (or the
+    machine's primary IPv4 when it binds them all) and its port."""
+    if config.advertise:
+        return config.advertise
+    host = bind
+    if bind in ("", "0.0.0.0", "::"):
+        from tilewall.platform.facts import primary_ipv4
+
+        host = primary_ipv4() or "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def run(
@@ -212,10 +304,13 @@ def run(
     server: str,
     session_idle_seconds: float,
     config: Config | None = None,
-    tls: TlsFiles | None = None,
+    tls: "TlsFiles | None" = None,
 ) -> None:
     """Serve on ``bind``:``port``; HTTPS (and WSS) with ``tls``, else plain HTTP."""
-    app = make_app(data_dir, demo, session_idle_seconds, config)
+    config = config or Config.load(data_dir)
+    app = make_app(
+        data_dir, demo, session_idle_seconds, config, address=advertised(bind, port, config)
+    )
     if server == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian

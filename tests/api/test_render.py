@@ -25,7 +25,13 @@ def test_render_description_shape_and_404(demo):
     assert set(body["tile"]) == {"wallId", "zoneId", "canvas", "monitor", "zoneBox", "crop"}
     content = body["content"]
     assert content["welcome"] is False
-    assert set(content["timeline"]) == {"state", "anchorMs", "anchorPositionMs", "repeat"}
+    assert set(content["timeline"]) == {
+        "state",
+        "anchorMs",
+        "anchorPositionMs",
+        "repeat",
+        "startMs",
+    }
     source = content["source"]
     assert source["type"] == "signage" and source["name"] == "Welcome Slides"
     assert source["items"][0] == {

@@ -103,19 +103,14 @@ def test_over_every_display(client: Client) -> None:
 def test_failover_groups(client: Client) -> None:
     refused(client.failover.get_v1, 404, "not in a failover group")
     refused(client.failover.leave_v1, 404)
-    joined = client.failover.join_v1("lobby", {"standby": "SYS-OTHER"}, autofailback=True)
-    assert joined["groupname"] == "lobby"
-    assert client.failover.get_v1()["systems"][0]["systemID"] == "SYS-OTHER"
-    assert client.system.mapping_data_version() != "-1"
-    refused(lambda: client.failover.join_v2("lobby", "192.0.2.20", "s3cret"), 409)
-    assert client.failover.leave_v1()["message"]
+    # the members of a group share one PostgreSQL database (tests/group); this host is
+    # on SQLite, so it cannot join one
+    refused(lambda: client.failover.join_v1("lobby", {"standby": "SYS-OTHER"}), 409, "database")
     refused(lambda: client.failover.join_v1("", {"standby": "X"}), 400, "groupname")
+    assert client.system.mapping_data_version() == "-1"
 
     refused(client.failover.get_v2, 404)
-    group = client.failover.join_v2("atrium", "192.0.2.20", "s3cret", primary=True)
-    assert group["password"] == "" and group["primary"] is True
-    assert client.failover.get_v2()["groupName"] == "atrium"
-    assert client.failover.leave_v2()["message"]
+    refused(lambda: client.failover.join_v2("atrium", "192.0.2.20", "s3cret"), 409, "database")
     refused(client.failover.leave_v2, 404)
 
     settings = client.failover.set_network(auto_discover_peer=False, peer_ip="192.0.2.30")

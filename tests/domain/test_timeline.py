@@ -109,3 +109,18 @@ def test_videolist_is_not_a_playing_source():
     t = playing(videolist=["a.png"])
     assert tl.playing_source_id(t) == ""
     assert tl.is_playing(t)
+
+
+def test_receivers_start_a_lead_after_the_anchor_positions_do_not_move():
+    t = tl.seek(playing(), T0 + 3000, 5000, None)
+    assert tl.start_ms(t) == T0 + 3000 + tl.START_LEAD_MS
+    # the timeline itself (what the interface reports) is not moved by the lead
+    assert tl.position_ms(t, T0 + 3000) == 5000
+    assert tl.position_ms(t, T0 + 3100) == 5100
+    paused = tl.pause(t, T0 + 4000)
+    assert tl.start_ms(paused) == paused.anchor_ms
+    try:
+        tl.set_start_lead_ms(40)
+        assert tl.start_ms(tl.resume(paused, T0 + 9000)) == T0 + 9040
+    finally:
+        tl.set_start_lead_ms(tl.START_LEAD_MS)

@@ -18,7 +18,8 @@ from tilewall.store import engine_for
 from tilewall.store.migrate import MIGRATIONS, current, migrate, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0002"
+HEAD = "0003"
+TABLES = {"documents", "users", "sessions", "plays", "group_state", "group_members", "group_log"}
 
 
 @pytest.fixture
@@ -50,7 +51,7 @@ async def test_the_migrations_build_the_schema_of_the_tables(url: str) -> None:
         assert await current(engine) is None
         await upgrade(engine)
         assert await current(engine) == HEAD
-        assert await _tables(engine) == {"documents", "users", "sessions", "plays"}
+        assert await _tables(engine) == TABLES
         async with engine.connect() as conn:
             assert await conn.run_sync(_differences) == []
         await upgrade(engine)  # at head already: nothing to do

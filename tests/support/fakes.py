@@ -83,6 +83,17 @@ class FakeHost:
     def set_online(self, seat_id: str, online: bool) -> None:
         self.online[seat_id] = online
 
+    #: False: a standby of a group, which lets receivers go to the active member
+    is_serving = True
+    #: the group's members and active member, or None for a host on its own
+    group_members: tuple[list[str], str | None] | None = None
+
+    def serving(self) -> bool:
+        return self.is_serving
+
+    def group(self) -> tuple[list[str], str | None] | None:
+        return self.group_members
+
     def lock(self, seat_id: str, display_id: int) -> Display:
         station = self.state.stations.setdefault(seat_id, Station(seat_id))
         station.locked, station.display_id = True, display_id

@@ -3,7 +3,7 @@ attributes, odd spacing or quotes."""
 
 from typing import Any
 
-from litestar.connection import ASGIConnection
+from litestar.connection import ASGIConnection, Request
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 
@@ -24,18 +24,31 @@ def session_token(cookie_header: str) -> str:
 
 
 def token_of(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
-    return session_token(",".join(connection.headers.getall("cookie", [])).replace(",", ";"))
+    """The session id the request's Cookie headers carry (read from the raw headers: it
+    is looked at on every request)."""
+    cookies = [
+        value.decode("latin-1")
+        for name, value in connection.scope["headers"]
+        if name.lower() == b"cookie"
+    ]
+    if not cookies:
+        return ""
+    return session_token(",".join(cookies).replace(",", ";"))
 
 
-async def require_session(
-    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
-) -> None:
-    if handler.opt.get("public"):
+async def require_session(request: Request[Any, Any, Any]) -> None:
+    """The request carries a live session, unless its operation is public (``opt``).
+
+    A ``before_request`` hook of the interface's router rather than a guard (the
+    framework copies the handler for every guard it runs, on every request); it runs
+    where a guard would, after routing and before parameters and body are read. A
+    handler that sets its own ``before_request`` must call it."""
+    if request.scope["route_handler"].opt.get("public"):
         return
-    token = token_of(connection)
+    token = token_of(request)
     if not token:
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
-    if provide_host(connection.app.state).accounts.session(token) is None:
+    if provide_host(request.app.state).accounts.session(token) is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")
 
 

@@ -10,6 +10,7 @@ from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example, Operation
+from litestar.types import Scope
 
 from tilewall.host.host import Host
 
@@ -100,8 +101,15 @@ FILE_HEADERS = [
 
 
 def provide_host(state: State) -> Host:
-    """The host the app serves; a handler that declares ``host: Host`` is given it."""
+    """The host the app serves."""
     host: Host = state.host
+    return host
+
+
+def host_of_scope(scope: Scope) -> Host:
+    """The dependency ``host``: a handler that declares ``host: Host`` is given the host
+    the app serves (read from the scope, which costs no copy of the app's state)."""
+    host: Host = scope["app"].state.host
     return host
 
 

@@ -3,10 +3,11 @@
 from typing import Annotated
 
 import msgspec
-from litestar import get, put
+from litestar import Response, get, put
 from litestar.params import Parameter
 
 from tilewall.api.common import errors
+from tilewall.api.encoded import EncodedOnce
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.host import Host
 from tilewall.host.model import Display
@@ -81,11 +82,7 @@ def _display_id(displayId: str) -> str:
     return displayId
 
 
-@get("/displays", tags=TAGS, summary="List displays", responses=errors())
-async def list_displays(
-    host: Host,
-    standalone_only: bool = Parameter(query="isStandaloneOnly", default=False, required=False),
-) -> DisplayList:
+def display_list(host: Host, standalone_only: bool) -> DisplayList:
     out = []
     for display_id in sorted(host.state.displays):
         display = host.state.displays[display_id]
@@ -95,6 +92,18 @@ async def list_displays(
         body = shape(host, display)
         out.append(DisplayListItem(**msgspec.structs.asdict(body), stationType=station_type))
     return DisplayList(out)
+
+
+#: isOnline moves with the receivers' liveness, which the host announces (a revision)
+DISPLAYS = EncodedOnce(display_list)
+
+
+@get("/displays", tags=TAGS, summary="List displays", responses=errors())
+async def list_displays(
+    host: Host,
+    standalone_only: bool = Parameter(query="isStandaloneOnly", default=False, required=False),
+) -> Response[DisplayList]:
+    return await DISPLAYS.response(host, standalone_only)
 
 
 @get(PATH, tags=TAGS, summary="Read a display", responses=errors(404))

@@ -3,10 +3,11 @@ allows (for ``Allow`` on OPTIONS and 405 answers)."""
 
 from typing import Any
 
-import msgspec
 from litestar import HttpMethod, Litestar, Request, Response, get, route
 from litestar.exceptions import MethodNotAllowedException, NotFoundException
 from litestar.utils.path import normalize_path
+
+from tilewall.api import openapi
 
 FALLBACK = "api-fallback"
 #: the methods whose answer on an unknown path is 404, and the ones ``Allow`` may list
@@ -41,8 +42,7 @@ def allowed_methods(app: Litestar, path: str) -> list[str]:
 @get("/openapi.json", include_in_schema=False, opt={"public": True}, name="openapi-json")
 async def openapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
     """The OpenAPI document at /api/openapi.json (the docs page is /api/docs)."""
-    document = request.app.openapi_schema.to_schema()
-    return Response(msgspec.json.encode(document), media_type="application/json")
+    return Response(openapi.document(request.app), media_type="application/json")
 
 
 ROUTES = [openapi_document, unknown]

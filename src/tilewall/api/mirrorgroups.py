@@ -2,10 +2,11 @@
 tilewall extensions."""
 
 import msgspec
-from litestar import delete, get, post, put
+from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
+from tilewall.api.encoded import EncodedOnce
 from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -104,10 +105,17 @@ def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandle
     ]
 
 
-@get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
-async def list_mirrors(host: Host) -> MirrorList:
+def mirror_list(host: Host) -> MirrorList:
     groups = sorted(host.state.mirrors.values(), key=lambda g: g.name)
     return MirrorList([MirrorRef(g.id, g.name) for g in groups])
+
+
+MIRRORS = EncodedOnce(mirror_list)
+
+
+@get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
+async def list_mirrors(host: Host) -> Response[MirrorList]:
+    return await MIRRORS.response(host)
 
 
 @post(

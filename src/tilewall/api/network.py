@@ -4,9 +4,10 @@ receiver's address as the host sees it, or its seat id when several share an add
 from typing import Annotated, Any
 
 import msgspec
-from litestar import get, put
+from litestar import Response, get, put
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.encoded import EncodedOnce, Key, state_revision
 from tilewall.host.host import Host
 from tilewall.host.model import Station
 from tilewall.host.topology.agents import AgentInfo
@@ -145,10 +146,23 @@ def _device(host: Host, station: Station) -> ReceiverDevice:
     )
 
 
-@get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
-async def list_network(host: Host) -> NetworkList:
+def network_list(host: Host) -> NetworkList:
     stations = sorted(host.state.stations.values(), key=lambda s: s.seat_id)
     return NetworkList([_device(host, s) for s in stations])
+
+
+def _network_key(host: Host) -> Key:
+    """Liveness and agents connecting are announced; device lists an agent reports
+    move ``agents.reports``."""
+    return (state_revision(host), host.agents.reports)
+
+
+NETWORK = EncodedOnce(network_list, _network_key)
+
+
+@get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
+async def list_network(host: Host) -> Response[NetworkList]:
+    return await NETWORK.response(host)
 
 
 @get(

@@ -1,10 +1,11 @@
 """Presets: save the current mapping, list, read, switch and delete; by id and by name."""
 
 import msgspec
-from litestar import delete, get, post, put
+from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
 from tilewall.api.common import Done, PathKey, PathName, errors, keyed_by
+from tilewall.api.encoded import EncodedOnce
 from tilewall.host.host import Host
 
 TAGS = ["Presets"]
@@ -41,9 +42,16 @@ async def save_preset(host: Host, data: PresetName) -> PresetRef:
     return PresetRef(preset.id, preset.name)
 
 
-@get("/presets", tags=TAGS, summary="List presets", responses=errors())
-async def list_presets(host: Host) -> PresetList:
+def preset_list(host: Host) -> PresetList:
     return PresetList([PresetRef(p.id, p.name) for p in host.presets.all()])
+
+
+PRESETS = EncodedOnce(preset_list)
+
+
+@get("/presets", tags=TAGS, summary="List presets", responses=errors())
+async def list_presets(host: Host) -> Response[PresetList]:
+    return await PRESETS.response(host)
 
 
 def _preset_name(name: str) -> str:

@@ -3,10 +3,11 @@
 from typing import Annotated, Literal
 
 import msgspec
-from litestar import delete, get, post, put
+from litestar import Response, delete, get, post, put
 from litestar.params import Parameter
 
 from tilewall.api.common import Done, NotBlank, errors
+from tilewall.api.encoded import EncodedOnce
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
@@ -68,12 +69,22 @@ def _params(data: SourceIn) -> list[Param]:
     return [Param(p.type, p.paramName, p.paramValue) for p in data.params]
 
 
+def source_list(host: Host, source_name: str | None = None) -> SourceList:
+    return SourceList([shape(s) for s in host.sources.all(source_name)])
+
+
+#: the whole list; a list filtered by name is built per request
+SOURCES = EncodedOnce(source_list)
+
+
 @get("/sources", tags=TAGS, summary="List sources", responses=errors())
 async def list_sources(
     host: Host,
     source_name: str | None = Parameter(query="sourceName", default=None, required=False),
-) -> SourceList:
-    return SourceList([shape(s) for s in host.sources.all(source_name)])
+) -> Response[SourceList]:
+    if source_name is None:
+        return await SOURCES.response(host)
+    return Response(source_list(host, source_name))
 
 
 @post(

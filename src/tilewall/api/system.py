@@ -1,12 +1,15 @@
 """/system: what the host is, its health, power, software and the interface log."""
 
+import asyncio
 from typing import Annotated
 
 import msgspec
 from litestar import MediaType, Response, delete, get, post, put
 from litestar.params import Body
 
+from tilewall.api import accesslog
 from tilewall.api.common import errors
+from tilewall.api.encoded import EncodedOnce, Key, state_revision
 from tilewall.host.host import Host
 from tilewall.host.system.facts import (
     PACKAGE_CATALOGUE_NAMES,
@@ -70,8 +73,14 @@ class VpnOut(msgspec.Struct):
     service: str
 
 
-@get("/system", tags=TAGS, summary="Host information", responses=errors())
-async def system_info(host: Host) -> SystemInfoOut:
+def _system_key(host: Host) -> Key:
+    """The state (stations, the system id, a simulated host name) and the machine facts
+    as last read (refreshed on a timer and when the host changes them, see
+    ``tilewall.host.system.machine``)."""
+    return (state_revision(host), host.machine.facts_version)
+
+
+async def _system_info(host: Host) -> SystemInfoOut:
     i = await host.machine.info()
     return SystemInfoOut(
         i.host_name,
@@ -87,6 +96,14 @@ async def system_info(host: Host) -> SystemInfoOut:
         i.unknown_stations,
         i.version,
     )
+
+
+SYSTEM = EncodedOnce(_system_info, _system_key)
+
+
+@get("/system", tags=TAGS, summary="Host information", responses=errors())
+async def system_info(host: Host) -> Response[SystemInfoOut]:
+    return await SYSTEM.response(host)
 
 
 @get(
@@ -171,6 +188,7 @@ async def diag(host: Host) -> DiagOut:
     responses=errors(),
 )
 async def api_log(host: Host) -> Response[str]:
+    await asyncio.to_thread(accesslog.flush)
     return Response(await host.machine.api_log_tail(MAX_API_LOG_BYTES), media_type=MediaType.TEXT)
 
 

@@ -1,11 +1,13 @@
 """Troubleshooting reports: submit the form, download the archive."""
 
+import asyncio
 from typing import Annotated
 
 import msgspec
 from litestar import get, post
 from litestar.response import File
 
+from tilewall.api import accesslog
 from tilewall.api.common import FILE_HEADERS, errors
 from tilewall.host.host import Host
 from tilewall.host.system.troubleshooting import ReportForm, existing_report
@@ -47,6 +49,7 @@ class ReportOut(msgspec.Struct):
     responses=errors(503),
 )
 async def submit_report(host: Host, data: ReportIn) -> ReportOut:
+    await asyncio.to_thread(accesslog.flush)  # the report has every request before it
     path = await host.submit_troubleshooting_report(ReportForm(**msgspec.structs.asdict(data)))
     return ReportOut(
         "troubleshooting report created",

@@ -3,9 +3,10 @@
 from typing import Annotated
 
 import msgspec
-from litestar import delete, get, post, put
+from litestar import Response, delete, get, post, put
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors
+from tilewall.api.encoded import EncodedOnce
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -87,10 +88,17 @@ def _specs(monitors: list[MonitorBody]) -> list[MonitorSpec]:
     ]
 
 
-@get("/videowalls", tags=TAGS, summary="List video walls", responses=errors())
-async def list_walls(host: Host) -> VideoWallList:
+def wall_list(host: Host) -> VideoWallList:
     walls = sorted(host.state.walls.values(), key=lambda w: w.name)
     return VideoWallList([shape(host, w) for w in walls])
+
+
+WALLS = EncodedOnce(wall_list)
+
+
+@get("/videowalls", tags=TAGS, summary="List video walls", responses=errors())
+async def list_walls(host: Host) -> Response[VideoWallList]:
+    return await WALLS.response(host)
 
 
 @get(PATH, tags=TAGS, summary="Read a video wall", responses=errors(404))

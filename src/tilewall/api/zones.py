@@ -4,11 +4,12 @@ implementation looked up two ways. Create, update and delete are tilewall extens
 from typing import Annotated
 
 import msgspec
-from litestar import delete, get, post, put
+from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
+from tilewall.api.encoded import EncodedOnce
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -166,10 +167,17 @@ def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandle
     ]
 
 
-@get("/zones", tags=TAGS, summary="List zones", responses=errors())
-async def list_zones(host: Host) -> ZoneList:
+def zone_list(host: Host) -> ZoneList:
     zones = sorted(host.state.zones.values(), key=lambda z: (z.wall_id, z.name))
     return ZoneList([full(host, z) for z in zones])
+
+
+ZONES = EncodedOnce(zone_list)
+
+
+@get("/zones", tags=TAGS, summary="List zones", responses=errors())
+async def list_zones(host: Host) -> Response[ZoneList]:
+    return await ZONES.response(host)
 
 
 @get(

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilewall.client.base import By, Items, Json, seg
-from tilewall.client.playback import Playable
+from tilewall.client.playback import NamedPlayable
 
 
-class MirrorGroups(Playable):
+class MirrorGroups(NamedPlayable):
     collection = "/mirrorgroups"
     list_key = "mirrorgroups"
     what = "mirror group"
@@ -21,47 +21,6 @@ class MirrorGroups(Playable):
 
     def get(self, group: str, *, by: By = "auto") -> Json:
         return self._read(group, by)
-
-    def play(
-        self,
-        group: str,
-        source: str | None = None,
-        *,
-        source_id: str | None = None,
-        by: By = "auto",
-    ) -> Json:
-        """Play the given source (by name or id), or without one the assigned source."""
-        return self._play(self._prefix(group, by), source, source_id)
-
-    def play_video_list(
-        self,
-        group: str,
-        files: Sequence[str],
-        *,
-        queue: bool = False,
-        repeat: bool = False,
-        interval: int = 10,
-        by: By = "auto",
-    ) -> Json:
-        return self._video_list(self._prefix(group, by), files, queue, repeat, interval)
-
-    def pause(self, group: str, *, by: By = "auto") -> Json:
-        return self._action(self._prefix(group, by), "pause")
-
-    def resume(self, group: str, *, by: By = "auto") -> Json:
-        return self._action(self._prefix(group, by), "resume")
-
-    def rewind(self, group: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(group, by), "rewind", ms)
-
-    def forward(self, group: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(group, by), "forward", ms)
-
-    def seek(self, group: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(group, by), "seek", ms)
-
-    def media_info(self, group: str, *, by: By = "auto") -> Json:
-        return self._media_info(self._prefix(group, by))
 
     # tilewall extensions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tilewall.client.base import Json, Named, Params
+from tilewall.client.base import By, Json, Named, Params
 
 
 def switch_params(source: str | None, source_id: str | None, welcome: bool) -> Params:
@@ -74,3 +74,49 @@ class Playable(Named):
 
     def _media_info(self, prefix: str) -> Json:
         return self._t.json("GET", f"{prefix}/mediainfo")
+
+
+class NamedPlayable(Playable):
+    """The playback operations of targets addressed by name or id (zones, mirror groups):
+    ``target`` is a name or an id, ``by`` chooses how it is read (:class:`Named`)."""
+
+    def play(
+        self,
+        target: str,
+        source: str | None = None,
+        *,
+        source_id: str | None = None,
+        by: By = "auto",
+    ) -> Json:
+        """Play the given source (by name or id), or without one the assigned source."""
+        return self._play(self._prefix(target, by), source, source_id)
+
+    def play_video_list(
+        self,
+        target: str,
+        files: Sequence[str],
+        *,
+        queue: bool = False,
+        repeat: bool = False,
+        interval: int = 10,
+        by: By = "auto",
+    ) -> Json:
+        return self._video_list(self._prefix(target, by), files, queue, repeat, interval)
+
+    def pause(self, target: str, *, by: By = "auto") -> Json:
+        return self._action(self._prefix(target, by), "pause")
+
+    def resume(self, target: str, *, by: By = "auto") -> Json:
+        return self._action(self._prefix(target, by), "resume")
+
+    def rewind(self, target: str, ms: int, *, by: By = "auto") -> Json:
+        return self._time(self._prefix(target, by), "rewind", ms)
+
+    def forward(self, target: str, ms: int, *, by: By = "auto") -> Json:
+        return self._time(self._prefix(target, by), "forward", ms)
+
+    def seek(self, target: str, ms: int, *, by: By = "auto") -> Json:
+        return self._time(self._prefix(target, by), "seek", ms)
+
+    def media_info(self, target: str, *, by: By = "auto") -> Json:
+        return self._media_info(self._prefix(target, by))

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilewall.client.base import By, Items, Json, seg
-from tilewall.client.playback import Playable
+from tilewall.client.playback import NamedPlayable
 
 
-class Zones(Playable):
+class Zones(NamedPlayable):
     collection = "/zones"
     list_key = "zones"
     id_field = "zoneId"
@@ -46,17 +46,6 @@ class Zones(Playable):
         """Play a source on the zone: ``source`` by name or ``source_id`` by id."""
         return self._switch(self._prefix(zone, by), source, source_id, welcome)
 
-    def play(
-        self,
-        zone: str,
-        source: str | None = None,
-        *,
-        source_id: str | None = None,
-        by: By = "auto",
-    ) -> Json:
-        """Play the given source, or without one the zone's assigned source."""
-        return self._play(self._prefix(zone, by), source, source_id)
-
     def play_assigned(self, zone: str, *, by: By = "auto") -> Json:
         """The earlier-style operation: ``playAssignedSource`` by name,
         ``playAssignedProfile`` by id."""
@@ -65,38 +54,8 @@ class Zones(Playable):
         action = "playAssignedSource" if by_name else "playAssignedProfile"
         return self._action(prefix, action)
 
-    def play_video_list(
-        self,
-        zone: str,
-        files: Sequence[str],
-        *,
-        queue: bool = False,
-        repeat: bool = False,
-        interval: int = 10,
-        by: By = "auto",
-    ) -> Json:
-        return self._video_list(self._prefix(zone, by), files, queue, repeat, interval)
-
     def stop(self, zone: str, *, by: By = "auto") -> Json:
         return self._action(self._prefix(zone, by), "stop")
-
-    def pause(self, zone: str, *, by: By = "auto") -> Json:
-        return self._action(self._prefix(zone, by), "pause")
-
-    def resume(self, zone: str, *, by: By = "auto") -> Json:
-        return self._action(self._prefix(zone, by), "resume")
-
-    def rewind(self, zone: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(zone, by), "rewind", ms)
-
-    def forward(self, zone: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(zone, by), "forward", ms)
-
-    def seek(self, zone: str, ms: int, *, by: By = "auto") -> Json:
-        return self._time(self._prefix(zone, by), "seek", ms)
-
-    def media_info(self, zone: str, *, by: By = "auto") -> Json:
-        return self._media_info(self._prefix(zone, by))
 
     # tilewall extensions
 

@@ -51,3 +51,8 @@ class StoreFailed(Unavailable):
 
 class StoreFull(StoreFailed):
     """The store could not commit a change because its disk is full."""
+
+
+class NotActive(StoreFailed):
+    """The host is a standby of its group (or has just lost the active role): it does
+    not write; the message names the active host where one is known."""

@@ -1,6 +1,7 @@
 """The host: one object holding every service of the domain over shared state."""
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -17,7 +18,14 @@ from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
 from tilewall.host.playback.screens import Screens
-from tilewall.host.ports import Clock, MachineAdapters, Persistence, PlayLogStore, SettingsStore
+from tilewall.host.ports import (
+    Clock,
+    GroupCoordination,
+    MachineAdapters,
+    Persistence,
+    PlayLogStore,
+    SettingsStore,
+)
 from tilewall.host.schedule.effects import HostEffects
 from tilewall.host.schedule.events import Events
 from tilewall.host.schedule.playlog import PlayLog
@@ -25,12 +33,14 @@ from tilewall.host.schedule.runner import Scheduler
 from tilewall.host.state import Core, CoreSettings, State
 from tilewall.host.system import troubleshooting
 from tilewall.host.system.accounts import Accounts
-from tilewall.host.system.failover import Failover
+from tilewall.host.system.failover import V1, V2, Failover
+from tilewall.host.system.group import Group
 from tilewall.host.system.licence import LicenceRules
 from tilewall.host.system.machine import Machine
 from tilewall.host.system.machine_settings import MachineSettings
 from tilewall.host.system.printprofiles import PrintProfiles
 from tilewall.host.system.serial import PortWriter, Serial
+from tilewall.host.system.switching import HostNameSwitching
 from tilewall.host.topology.agents import Agents, SeatSerialWriter
 from tilewall.host.topology.stations import Stations
 from tilewall.host.topology.walls import Topology
@@ -60,6 +70,8 @@ class Host:
         configuration: Mapping[str, Any] | None = None,
         data_dir: Path | None = None,
         plays: PlayLogStore | None = None,
+        member_store: Persistence | None = None,
+        coordination: GroupCoordination | None = None,
     ) -> None:
         #: where logs and troubleshooting reports go; None for a host without files
         self.data_dir = data_dir
@@ -67,8 +79,14 @@ class Host:
         self.configuration = dict(configuration or {})
         self.store = store
         self.core = Core(store, clock or SystemClock())
+        #: this member's own settings (machine, failover); the host's own store unless
+        #: the host is a member of a group, whose shared state is in ``store``
+        self.member_store = member_store
+        self.member_core = (
+            self.core if member_store is None else Core(member_store, self.core.clock)
+        )
         #: the machine: simulated (changes kept in settings) unless host management is on
-        self._platform = machine(CoreSettings(self.core))
+        self._platform = machine(CoreSettings(self.member_core))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
         self.media = MediaLibrary(media_root)
         self.licence = LicenceRules(self.core, tuple(trusted_keys))
@@ -80,9 +98,29 @@ class Host:
         self.overlays = Overlays(self.core)
         self.screens = Screens(self.core, self.media, self.overlays, lambda: self.platform.facts)
         self.failover = Failover(
-            self.core,
+            self.member_core,
             lambda: self.platform.facts.system_id(),
             lambda: self.platform.facts.interface_names(),
+            group=lambda: self.group.fresh_status(),
+            changed=lambda: self.group.policy_changed(),
+        )
+        #: this host's role in its group of hosts on one database (solo on SQLite)
+        self.group = Group(
+            self.core,
+            self.accounts,
+            coordination,
+            self.failover.policy,
+            online=lambda: self.stations.online,
+            set_online=self.stations.replace_online,
+        )
+        switching = HostNameSwitching(
+            self.member_core,
+            lambda: self.platform,
+            self.failover.policy,
+            facts_changed=lambda: self.machine.facts_changed(),
+        )
+        self.group.add_duty(
+            "host-name switching", switching.take, switching.give_back, switching.refresh
         )
         self.printprofiles = PrintProfiles(self.core)
         self.serial = Serial(self.core, lambda: self.platform.serial)
@@ -92,7 +130,9 @@ class Host:
         self.serial.writer = SeatSerialWriter(self.serial, host_side, self.agents)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
-        self.machine_settings = MachineSettings(lambda: self.platform)
+        self.machine_settings = MachineSettings(
+            lambda: self.platform, facts_changed=self.machine.facts_changed
+        )
         #: scheduled events, the loop that runs them, and what played (plays: the play
         #: log's store; kept in memory without one)
         self.schedule = Events(self.core, lambda: self.platform.timezones.current())
@@ -104,21 +144,40 @@ class Host:
             HostEffects(self.core, self.playback, self.presets, self.overlays),
             self.playlog,
         )
+        self.group.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
+        #: reads the machine facts again now and then (every member, active or not)
+        self._facts_refresh: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
-        """Read the state, users and sessions from the store."""
-        await self.core.load()
-        await self.accounts.load()
+        """Read this member's settings, and (on its own store) the state, users and
+        sessions; a member of a group loads the group's state as it joins it
+        (:meth:`Group.start`)."""
+        if self.member_core is not self.core:
+            await self.member_core.load()
+        if self.group.coordination is None:
+            await self.core.load()
+            await self.accounts.load()
 
     async def start(self) -> None:
-        """Start the host's timers: the scheduler (it first applies what it missed while
-        the host was down) and the play log."""
-        await self.scheduler.start()
+        """Join the group (a solo host is active at once); while active, the host's duties
+        run: its timers (the scheduler first applies what it missed while no host was
+        active, then the play log) and what the server added (:meth:`Group.add_duty`).
+        The machine facts are read again every ``FACTS_REFRESH_S`` seconds."""
+        if self._facts_refresh is None:
+            self._facts_refresh = asyncio.create_task(self.machine.refresh_facts_every())
+        await self.group.start()
 
     async def close(self) -> None:
-        await self.scheduler.stop()
+        if self._facts_refresh is not None:
+            self._facts_refresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._facts_refresh
+            self._facts_refresh = None
+        await self.group.stop()
         if self.store is not None:
             await self.store.close()
+        if self.member_store is not None:
+            await self.member_store.close()
 
     @property
     def platform(self) -> MachineAdapters:
@@ -139,7 +198,7 @@ class Host:
         created = self.core.clock.now_ms() / 1000
         info = await self.machine.info()
         results = await self.machine.diagnostics()
-        async with self.core.change() as tx:
+        async with self.member_core.change() as tx:
             tx.put_setting(
                 "troubleshooting_report",
                 {
@@ -170,7 +229,9 @@ class Host:
             {
                 **self.configuration,
                 "host_management": self.platform.host_management,
-                "settings": msgspec.to_builtins(self.core.state.settings),
+                "settings": msgspec.to_builtins(
+                    {**self.core.state.settings, **self.member_core.state.settings}
+                ),
                 "users": self.accounts.users(),
                 "live_sessions": self.accounts.session_count,
             }
@@ -203,8 +264,8 @@ class Host:
         return self.core.state
 
     def failover_member(self) -> bool:
-        settings = self.core.state.settings
-        return settings.get("failover_v1") is not None or settings.get("failover_v2") is not None
+        settings = self.member_core.state.settings
+        return settings.get(V1) is not None or settings.get(V2) is not None
 
     def mapping_data_version(self, in_failover_group: bool) -> str:
         if not in_failover_group:

@@ -21,6 +21,7 @@ from tilewall.host.system.facts import (
     PackageVersion,
     SerialSettings,
 )
+from tilewall.host.system.members import ChangeBatch, GroupStatus, Snapshot
 
 
 class Clock(Protocol):
@@ -111,6 +112,96 @@ class Persistence(DocumentStore, AccountStore, Protocol):
     """Everything the host keeps durably."""
 
     async def close(self) -> None: ...
+
+
+# --- the group's coordination: hosts of a group on one database, one of them active
+
+
+class GroupEvents(Protocol):
+    """What the coordination tells the member it runs in (the host's group service)."""
+
+    async def activated(self, snapshot: Snapshot) -> None:
+        """This member is the active one now: ``snapshot`` is everything committed
+        before. Its writes are refused until this has returned."""
+        ...
+
+    async def writes_open(self) -> None:
+        """This member's writes are accepted now (after :meth:`activated`)."""
+        ...
+
+    async def deactivated(self, reason: str) -> None:
+        """This member is no longer active (its link to the database is lost, or it
+        handed over): writes are already refused when this is called."""
+        ...
+
+    async def followed(self, batch: ChangeBatch) -> None:
+        """The active member committed ``batch`` (a standby takes it in)."""
+        ...
+
+    async def replaced(self, snapshot: Snapshot) -> None:
+        """A standby catching up from scratch: ``snapshot`` is the whole state."""
+        ...
+
+    def may_take_over(self) -> bool:
+        """Whether this member contends for the active role now."""
+        ...
+
+    def changed(self) -> None:
+        """The members, or which of them is active, changed."""
+        ...
+
+    def presence(self) -> frozenset[str]:
+        """The seats whose receivers are connected to this member (the active one)."""
+        ...
+
+    def presence_changed(self, seats: frozenset[str]) -> None:
+        """The receivers connected to the active member are these (for a standby)."""
+        ...
+
+
+class GroupCoordination(Protocol):
+    """The group's coordination: which member of a group of hosts on one database is
+    active, chosen by the database itself, and the committed changes a standby follows.
+
+    While a member is not active its store refuses every write, and a write of a member
+    that has lost the active role is refused by the database in the same transaction, so
+    two members never write as active at once.
+    """
+
+    @property
+    def member_id(self) -> str: ...
+
+    async def start(self, events: GroupEvents) -> None:
+        """Register this member, load the state (as a standby) and contend for the
+        active role from now on."""
+        ...
+
+    async def stop(self) -> None:
+        """Step down (if active) and leave the members' list."""
+        ...
+
+    async def settled(self, timeout_s: float) -> None:
+        """Wait (at most ``timeout_s``) until some member of the group is active."""
+        ...
+
+    def status(self) -> GroupStatus: ...
+
+    async def fresh_status(self) -> GroupStatus:
+        """The group as the database says it is now (members that joined a moment ago
+        included)."""
+        ...
+
+    async def publish(self, details: dict[str, Any]) -> None:
+        """Publish this member's failover settings in the members' list."""
+        ...
+
+    async def request_handover(self) -> None:
+        """Ask the active member to hand the active role to this one."""
+        ...
+
+    async def wait_revision(self, revision: int, timeout_s: float) -> bool:
+        """Wait until this member has followed ``revision``; whether it has."""
+        ...
 
 
 # --- the machine: adapters in tilewall.platform, simulated unless host management is on

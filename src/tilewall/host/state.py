@@ -5,7 +5,7 @@ import contextvars
 import copy
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -173,6 +173,9 @@ class Core:
         self._committed: dict[tuple[str, str], bytes] = {}
         #: told (seconds, committed) after each store commit, for metrics
         self.commit_observers: list[Callable[[float, bool], None]] = []
+        #: moves whenever what readers see may have changed (a change installed or taken
+        #: back, an announcement): views encoded once per revision key on it
+        self.revision = 0
 
     async def load(self) -> None:
         if self.store is None:
@@ -189,6 +192,55 @@ class Core:
             for key, body in docs.items():
                 target[_memory_key(kind, key)] = msgspec.json.decode(body, type=cls)
         self.state.mapping_generation = int(self.state.settings.get("mapping_generation", 0))
+        self.revision += 1
+
+    async def absorb(self, documents: Mapping[tuple[str, str], bytes | None]) -> None:
+        """Install documents another member of the group committed (None: deleted) and
+        announce them; nothing is written. A standby follows its active member so."""
+        if not documents:
+            return
+        async with self._lock:
+            for (kind, key), body in documents.items():
+                if kind != SETTING and kind not in COLLECTIONS:
+                    log.warning("ignoring a document of unknown kind %r", kind)
+                    continue
+                try:
+                    self._set_document(kind, key, body)
+                except msgspec.DecodeError as error:
+                    log.error("ignoring document %s/%s: %s", kind, key, error)
+                    continue
+                if body is None:
+                    self._committed.pop((kind, key), None)
+                else:
+                    self._committed[(kind, key)] = body
+            self.state.mapping_generation = int(self.state.settings.get("mapping_generation", 0))
+            self.state.topology_version += 1
+        self.notify(None, topology=True)
+
+    async def replace(self, documents: Mapping[str, Mapping[str, bytes]]) -> None:
+        """Make ``documents`` (by kind, then key) the whole state, as :meth:`absorb`
+        does: what differs from memory is installed, what is gone is removed."""
+        wanted = {
+            (kind, key): body for kind, docs in documents.items() for key, body in docs.items()
+        }
+        changed: dict[tuple[str, str], bytes | None] = {
+            name: body for name, body in wanted.items() if self._committed.get(name) != body
+        }
+        changed.update({name: None for name in self._committed if name not in wanted})
+        await self.absorb(changed)
+
+    def _set_document(self, kind: str, key: str, body: bytes | None) -> None:
+        if kind == SETTING:
+            if body is None:
+                self.state.settings.pop(key, None)
+            else:
+                self.state.settings[key] = msgspec.json.decode(body)
+            return
+        target = self.state.collection(kind)
+        if body is None:
+            target.pop(_memory_key(kind, key), None)
+        else:
+            target[_memory_key(kind, key)] = msgspec.json.decode(body, type=COLLECTIONS[kind][0])
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -287,6 +339,7 @@ class Core:
                 )
         state.mapping_generation = int(state.settings.get("mapping_generation", 0))
         state.topology_version += 1
+        self.revision += 1
 
     def _install(self, tx: Transaction) -> None:
         """Make the committed change ``tx`` the host's state."""
@@ -305,9 +358,11 @@ class Core:
                 target[name] = value
         state.mapping_generation = int(state.settings.get("mapping_generation", 0))
         state.topology_version += 1
+        self.revision += 1
 
     def notify(self, displays: frozenset[int] | None, topology: bool = False) -> None:
         """Tell listeners what changed; also for changes that are not stored (liveness)."""
+        self.revision += 1
         event = Event(displays, topology)
         for listener in list(self._listeners):
             try:

@@ -10,8 +10,6 @@ import socket
 import uuid
 from pathlib import Path
 
-import psutil
-
 from tilewall.host.ports import Facts, HostName
 from tilewall.host.system.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
@@ -54,6 +52,8 @@ def read_os_release(paths: tuple[Path, ...] = OS_RELEASE_FILES) -> OsRelease:
 
 def primary_ipv4(route_path: Path = PROC_ROUTE) -> str:
     """The address of the default-route interface, else the first usable one, else ''."""
+    import psutil
+
     addresses = {
         name: [a.address for a in addrs if a.family == socket.AF_INET]
         for name, addrs in psutil.net_if_addrs().items()
@@ -111,20 +111,32 @@ class MachineFacts:
     def os_release(self) -> OsRelease:
         return read_os_release(self._os_release_files)
 
+    # psutil is imported where it is used (not for serving's first requests)
+
     def cpu_cores(self) -> int:
+        import psutil
+
         return psutil.cpu_count(logical=True) or os.cpu_count() or 1
 
     def total_memory_bytes(self) -> int:
+        import psutil
+
         return int(psutil.virtual_memory().total)
 
     def memory_used_percent(self) -> float:
+        import psutil
+
         return float(psutil.virtual_memory().percent)
 
     def disk_usage(self, path: str = "/") -> DiskUsage:
+        import psutil
+
         usage = psutil.disk_usage(path)
         return DiskUsage(int(usage.total), int(usage.free))
 
     def interface_names(self) -> list[str]:
+        import psutil
+
         return sorted(name for name in psutil.net_if_addrs() if name != "lo")
 
 

@@ -7,8 +7,6 @@ import socket
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from tilewall.platform.network_model import NetworkInterface
 from tilewall.platform.routes import PROC_ROUTE, default_routes
 from tilewall.platform.runner import Runner
@@ -46,6 +44,8 @@ def _driver(name: str, sys_class_net: Path) -> str:
 
 def _dhcp_server_args() -> list[list[str]]:
     """Command lines of the DHCP servers running on the machine."""
+    import psutil
+
     found = []
     for proc in psutil.process_iter(["name", "cmdline"]):
         name = proc.info.get("name") or ""
@@ -90,6 +90,8 @@ async def read_interfaces(
     sys_class_net: Path = SYS_CLASS_NET,
 ) -> list[NetworkInterface]:
     """The machine's interfaces as they are now, sorted by name."""
+    import psutil
+
     stats = psutil.net_if_stats()
     addrs = psutil.net_if_addrs()
     details = await _address_details(runner)

@@ -3,7 +3,7 @@
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from tilewall.host.host import Host
@@ -34,6 +34,7 @@ class HostBridge:
         self._host = host
         host.agents.link = hub.agents
         host.core.on_command(lambda seat, name: _command(hub, seat, name))
+        host.group.on_change(lambda: _later(hub.group_changed()))
 
     @property
     def state(self) -> State:
@@ -68,6 +69,19 @@ class HostBridge:
         await self.host.stations.hello(
             seat_id, ip, model, firmware, screen, resolutions, name=name or ""
         )
+
+    def serving(self) -> bool:
+        return self.host.group.serving
+
+    def group(self) -> tuple[list[str], str | None] | None:
+        status = self.host.group.status()
+        if status is None:
+            return None
+        members = [
+            m.address for m in status.members if m.alive or m.member_id == status.active_member
+        ]
+        active = status.active
+        return members, active.address if active is not None else None
 
     def set_online(self, seat_id: str, online: bool) -> None:
         if online:
@@ -118,6 +132,10 @@ def _command(hub: Hub, seat_id: str, name: str) -> None:
         hub.hand_key(seat_id)
         return
     action = hub.reset if name == "reset" else hub.reload
-    task = asyncio.get_running_loop().create_task(action([seat_id]))
+    _later(action([seat_id]))
+
+
+def _later(work: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(work)
     _pending.add(task)
     task.add_done_callback(_pending.discard)

@@ -22,7 +22,7 @@ import msgspec
 
 from tilewall.host.playback.render import RenderState, describe
 from tilewall.host.state import Event
-from tilewall.receivers import greeting
+from tilewall.receivers import greeting, group
 from tilewall.receivers import protocol as p
 from tilewall.receivers import protocol_agent as pa
 from tilewall.receivers.agents import AgentDesk
@@ -34,6 +34,7 @@ from tilewall.receivers.session import (
     CLOSE_OFFLINE,
     CLOSE_POLICY,
     CLOSE_REPLACED,
+    CLOSE_STANDBY,
     Limits,
     Session,
 )
@@ -144,6 +145,15 @@ class Hub:
         await self.close(session, CLOSE_NORMAL)
         return True
 
+    async def group_changed(self) -> None:
+        await group.changed(self)
+
+    def sessions(self) -> list[Session]:
+        return list(self._sessions)
+
+    def send(self, session: Session, message: p.HostMessage) -> None:
+        self._send(session, message)
+
     async def reset(self, seat_ids: Iterable[str] | None = None) -> None:
         self._broadcast(p.Reset(), seat_ids)
 
@@ -202,6 +212,8 @@ class Hub:
                 _safely(self.stations.agent_gone, seat)
             if not self.online(seat):
                 _safely(self.port.set_online, seat, False)
+        if code == CLOSE_STANDBY:
+            await session.drain(1.0)  # the group message first
         await session.stop_writer()
         with contextlib.suppress(Exception):
             await session.link.close(code)
@@ -258,6 +270,8 @@ class Hub:
         if session.seat_id is not None and (session.seat_id != seat or session.role != hello.role):
             session.drop(f"hello as {seat!r} on a connection of {session.who}")
             return
+        if await group.let_go(self, session):
+            return
         if hello.role == "page" and hello.screen is None:
             session.drop("hello of a page without its screen")
             return
@@ -284,6 +298,7 @@ class Hub:
         # welcomed with names media
         self.hand_key(seat)
         self._welcome(session, seat, self.describe(seat))
+        group.tell(self, session)
 
     def _welcome(
         self, session: Session, seat: str, state: RenderState, refused: str | None = None

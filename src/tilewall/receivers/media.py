@@ -1,4 +1,6 @@
-"""Media files for receivers at /media/<name>, with byte ranges so videos can seek.
+"""Media files for receivers at /media/<name>, with byte ranges so videos can seek, and
+an ETag (size and modification time) so that a receiver's kept copy is checked with a
+conditional request (``If-None-Match``, answered 304) rather than fetched again.
 
 Receivers hold no session: the app lets a request through with a session or with the
 key of a locked station (the ``tilewall_key_*`` cookie the receiver page sets; see
@@ -17,7 +19,7 @@ from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from litestar import Litestar, MediaType, Request, get
+from litestar import Litestar, MediaType, Request, Response, get
 from litestar.background_tasks import BackgroundTask, BackgroundTasks
 from litestar.datastructures import Cookie
 from litestar.exceptions import HTTPException
@@ -149,13 +151,22 @@ def file_response(
 
 
 @get("/media/{name:path}", include_in_schema=False, name="receiver-media")
-async def media_file(request: Request[Any, Any, Any], host: Host, name: str) -> Stream:
+async def media_file(
+    request: Request[Any, Any, Any], host: Host, name: str
+) -> Stream | Response[bytes]:
     name = from_url_path(request.scope.get("raw_path") or request.scope["path"].encode(), "/media/")
     library = host.media
     try:
         path = library.path(library.require_file(name))
     except HostError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from exc
-    return file_response(
-        path, request.headers.get("range", ""), {"Cache-Control": "public, max-age=60"}
-    )
+    stat = path.stat()
+    headers = {
+        "Cache-Control": "public, max-age=60",
+        "ETag": f'"{stat.st_size:x}-{stat.st_mtime_ns:x}"',
+    }
+    if headers["ETag"] in {
+        tag.strip() for tag in request.headers.get("if-none-match", "").split(",")
+    }:
+        return Response(b"", status_code=304, headers=headers)
+    return file_response(path, request.headers.get("range", ""), headers)

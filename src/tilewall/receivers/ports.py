@@ -58,6 +58,15 @@ class HostPort(Protocol):
         """The receiver at ``seat_id`` connected (said hello) or went away."""
         ...
 
+    def serving(self) -> bool:
+        """Whether this host drives receivers (a standby of a group does not)."""
+        ...
+
+    def group(self) -> tuple[list[str], str | None] | None:
+        """The addresses of the members of the host's group and the active one's;
+        None for a host on its own."""
+        ...
+
 
 class Link(Protocol):
     """One connection to one receiver."""

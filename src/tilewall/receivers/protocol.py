@@ -148,6 +148,15 @@ class Reload(msgspec.Struct, frozen=True, tag="reload", tag_field="type"):
     v: int = VERSION
 
 
+class Group(msgspec.Struct, frozen=True, tag="group", tag_field="type"):
+    """The members of the host's group (``http://HOST:PORT``) and the active one, for a
+    receiver to reconnect to when its host is gone."""
+
+    members: list[str]
+    active: str | None
+    v: int = VERSION
+
+
 class Key(msgspec.Struct, frozen=True, tag="key", tag_field="type"):
     """The station key to keep (None: forget it; the station was unlocked). ``roles``:
     the connections of the station that were handed it (``page``, ``agent``)."""
@@ -157,7 +166,7 @@ class Key(msgspec.Struct, frozen=True, tag="key", tag_field="type"):
     v: int = VERSION
 
 
-HostMessage = Welcome | StateUpdate | TimeReply | Ping | Reset | Reload | Key
+HostMessage = Welcome | StateUpdate | TimeReply | Ping | Reset | Reload | Group | Key
 
 receiver_decoder: msgspec.json.Decoder[ReceiverMessage] = msgspec.json.Decoder(ReceiverMessage)
 host_decoder: msgspec.json.Decoder[HostMessage] = msgspec.json.Decoder(HostMessage)

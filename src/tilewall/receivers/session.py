@@ -16,6 +16,8 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
 CLOSE_OFFLINE = 4001
+#: the host is a standby of its group: connect to the active member
+CLOSE_STANDBY = 4002
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,22 @@ class Session:
     def start_writer(self, broken: Callable[["Session", Exception], None]) -> None:
         """Send queued texts in order; a failed send calls ``broken`` and ends the writer."""
         self.writer = asyncio.create_task(self._write(broken))
+
+    async def drain(self, timeout_s: float) -> None:
+        """Let the writer send what is queued (at most ``timeout_s``), then end it."""
+        writer = self.writer
+        if writer is None or writer.done() or not self.queue_end():
+            return
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+            async with asyncio.timeout(timeout_s):
+                await asyncio.shield(writer)
+
+    def queue_end(self) -> bool:
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            return False
+        return True
 
     async def stop_writer(self) -> None:
         writer = self.writer

@@ -1,17 +1,36 @@
 """Persistence: the host's documents, users and sessions, in SQLite (the embedded
-default, in the data directory) or PostgreSQL (a database a group of hosts shares)."""
+default, in the data directory) or PostgreSQL (a database a group of hosts shares).
+
+The PostgreSQL side (``postgres``, its driver and the group's link) is imported only
+when a PostgreSQL database is named, so a host on SQLite starts without it."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tilewall.store import postgres, sqlite
-from tilewall.store.postgres import PostgresStore
+from tilewall.store import sqlite
 from tilewall.store.sql import SqlStore
 from tilewall.store.sqlite import Store
 
-__all__ = ["PostgresStore", "SqlStore", "Store", "engine_for", "open_store"]
+if TYPE_CHECKING:
+    from tilewall.store.postgres import PostgresStore
+
+__all__ = ["PostgresStore", "SqlStore", "Store", "engine_for", "is_postgres", "open_store"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PostgresStore":
+        from tilewall.store.postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def is_postgres(store: SqlStore) -> bool:
+    """Whether ``store`` keeps its state in PostgreSQL."""
+    return store.engine.dialect.name == "postgresql"
 
 
 def _sqlite_file(url: str) -> Path | None:
@@ -30,7 +49,11 @@ def _sqlite_file(url: str) -> Path | None:
 def engine_for(url: str) -> AsyncEngine:
     """An engine on the database at ``url``: ``sqlite:///PATH`` or ``postgresql://...``."""
     path = _sqlite_file(url)
-    return sqlite.engine(path) if path is not None else postgres.engine(url)
+    if path is not None:
+        return sqlite.engine(path)
+    from tilewall.store import postgres
+
+    return postgres.engine(url)
 
 
 async def open_store(data_dir: Path, database: str | None = None) -> SqlStore:
@@ -42,4 +65,6 @@ async def open_store(data_dir: Path, database: str | None = None) -> SqlStore:
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         return await Store.open_file(path)
+    from tilewall.store.postgres import PostgresStore
+
     return await PostgresStore.open(database)

@@ -18,12 +18,18 @@ host then answers 503 and keeps its memory as it was, and the row written is rea
 at the next start.
 """
 
+import asyncio
 import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from tilewall.host.errors import StoreFailed
+from tilewall.host.errors import NotActive, StoreFailed
+from tilewall.host.system.members import ChangeBatch, Snapshot
+from tilewall.store import group_sql
 from tilewall.store.health import describe
 from tilewall.store.migrate import upgrade
 from tilewall.store.sql import SqlStore
@@ -69,8 +75,95 @@ def engine(url: str) -> AsyncEngine:
     )
 
 
+@dataclass
+class Fence:
+    """What lets a member of a group write: the generation under which it is active
+    (None while it is not), and the error that refuses a write otherwise."""
+
+    member_id: str
+    refusal: Callable[[], NotActive]
+    generation: int | None = None
+
+
 class PostgresStore(SqlStore):
-    """Documents of the host model, users and sessions in a PostgreSQL database."""
+    """Documents of the host model, users and sessions in a PostgreSQL database.
+
+    Every write is logged and announced (see :mod:`tilewall.store.group_sql`); with a
+    :class:`Fence` (a member of a group) it is refused unless the member is active.
+    """
+
+    def __init__(self, engine: AsyncEngine, url: str = "") -> None:
+        super().__init__(engine)
+        #: the URL the store was opened with (the group opens its own connections)
+        self.url = url
+        self.fence: Fence | None = None
+        #: the newest revision this process committed or followed
+        self.revision = 0
+        self._advanced = asyncio.Event()
+
+    # --- fencing and the log of writes ----------------------------------------------------
+
+    def _may_write(self) -> None:
+        if self.fence is not None and self.fence.generation is None:
+            raise self.fence.refusal()
+
+    async def _open_write(
+        self, conn: AsyncConnection, changed: Sequence[tuple[str, str]]
+    ) -> tuple[int, int, str]:
+        fence = self.fence
+        params: dict[str, Any] = {"changed": group_sql.encode_changed(changed)}
+        if fence is None:
+            statement = group_sql.UNFENCED_WRITE
+            params["member"] = group_sql.OUTSIDE
+        else:
+            if fence.generation is None:
+                raise fence.refusal()
+            statement = group_sql.FENCED_WRITE
+            params["member"] = fence.member_id
+            params["generation"] = fence.generation
+        row = (await conn.execute(statement, params)).first()
+        if row is None:
+            # another member took over: this one must not write any more
+            raise fence.refusal() if fence is not None else StoreFailed("the group's state is gone")
+        return int(row[0]), int(row[1]), str(params["member"])
+
+    async def _close_write(self, conn: AsyncConnection, written: tuple[int, int, str]) -> None:
+        payload = group_sql.announcement(*written)
+        await conn.execute(group_sql.ANNOUNCE, {"channel": group_sql.CHANGES, "payload": payload})
+
+    def _committed(self, written: tuple[int, int, str]) -> None:
+        self.advance(written[0])
+
+    def advance(self, revision: int) -> None:
+        """This process has ``revision`` (committed it, or followed it)."""
+        if revision > self.revision:
+            self.revision = revision
+            self._advanced.set()
+            self._advanced = asyncio.Event()
+
+    async def wait_revision(self, revision: int, timeout_s: float) -> bool:
+        """Wait until :meth:`advance` reached ``revision``; whether it did in time."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while self.revision < revision:
+                    await self._advanced.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    # --- what a standby reads ----------------------------------------------------------------
+
+    async def snapshot(self) -> Snapshot:
+        try:
+            return await group_sql.snapshot(self._engine)
+        except self.failures as error:
+            raise StoreFailed(f"the group's state cannot be read: {describe(error)}") from error
+
+    async def log_since(self, revision: int) -> list[tuple[int, list[list[str]]]]:
+        return await group_sql.log_since(self._engine, revision)
+
+    async def changed(self, revision: int, pairs: set[tuple[str, str]]) -> ChangeBatch:
+        return await group_sql.changed(self._engine, revision, pairs)
 
     @classmethod
     async def open(cls, url: str) -> "PostgresStore":
@@ -93,4 +186,4 @@ class PostgresStore(SqlStore):
                 shown,
             )
         log.info("the store is the PostgreSQL database %s", shown)
-        return cls(made)
+        return cls(made, url)

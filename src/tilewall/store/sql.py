@@ -7,12 +7,11 @@ committed; any failure of the database, its connection or the disk under it is r
 as :class:`~tilewall.host.errors.StoreFailed` with nothing of the transaction kept.
 """
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tilewall.host.errors import StoreFailed
@@ -20,16 +19,29 @@ from tilewall.host.ports import Change
 from tilewall.store import tables
 from tilewall.store.health import FAILURES, Health, describe
 
-_INSERTS: dict[str, Callable[[sa.Table], Any]] = {
-    "postgresql": postgresql.insert,
-    "sqlite": sqlite.insert,
-}
+#: the kinds a write names users and sessions by, beside the host's document kinds
+USER = "~user"
+SESSION = "~session"
+
+
+def _insert_of(dialect: str) -> Callable[[sa.Table], Any]:
+    """The dialect's ``INSERT`` with ``ON CONFLICT`` (its module is imported when first
+    needed: a host on SQLite never loads the PostgreSQL dialect)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert
+    if dialect == "sqlite":
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert
+    raise KeyError(dialect)
 
 
 def upsert(dialect: str, table: sa.Table, *update: str) -> sa.Insert:
     """``INSERT`` into ``table`` that updates the ``update`` columns of the row that has
     the same primary key, in one statement."""
-    insert = _INSERTS[dialect](table)
+    insert = _insert_of(dialect)(table)
     keys = [column.name for column in table.primary_key]
     statement: sa.Insert = insert.on_conflict_do_update(
         index_elements=keys, set_={name: insert.excluded[name] for name in update}
@@ -75,16 +87,33 @@ class SqlStore:
         return self._engine
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction, committed when the block exits; any failure of the
-        database, its connection or the disk is raised as :class:`StoreFailed` (nothing
-        of the transaction is kept)."""
+    async def _write(self, changed: Sequence[tuple[str, str]]) -> AsyncIterator[AsyncConnection]:
+        """One write transaction of the ``changed`` (kind, key) pairs, committed when the
+        block exits; any failure of the database, its connection or the disk is raised
+        as :class:`StoreFailed` (nothing of the transaction is kept)."""
+        self._may_write()
         try:
             async with self._engine.begin() as conn:
+                written = await self._open_write(conn, changed)
                 yield conn
+                await self._close_write(conn, written)
         except self.failures as error:
             raise self._health.failed(error) from error
         self._health.succeeded()
+        self._committed(written)
+
+    def _may_write(self) -> None:
+        """Raise if this store must not write now (a standby of a group)."""
+
+    async def _open_write(self, conn: AsyncConnection, changed: Sequence[tuple[str, str]]) -> Any:
+        """Called first in each write transaction (a group's store fences it here)."""
+        return None
+
+    async def _close_write(self, conn: AsyncConnection, written: Any) -> None:
+        """Called last in each write transaction, before it commits."""
+
+    def _committed(self, written: Any) -> None:
+        """Called once a write transaction has committed."""
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
@@ -120,7 +149,7 @@ class SqlStore:
         gone = [{"b_kind": k, "b_key": key} for (k, key), b in latest.items() if b is None]
         if not puts and not gone:
             return
-        async with self._write() as conn:
+        async with self._write(list(latest)) as conn:
             if gone:
                 await conn.execute(self._sql.delete_document, gone)
             if puts:
@@ -133,7 +162,7 @@ class SqlStore:
             return {name: pw for name, pw in await conn.execute(self._sql.users)}
 
     async def put_user(self, name: str, password_hash: str, now_ms: int) -> None:
-        async with self._write() as conn:
+        async with self._write([(USER, name)]) as conn:
             await conn.execute(
                 self._sql.put_user,
                 {"name": name, "password_hash": password_hash, "created_ms": now_ms},
@@ -141,7 +170,7 @@ class SqlStore:
 
     async def delete_user(self, name: str) -> bool:
         users, sessions = tables.users, tables.sessions
-        async with self._write() as conn:
+        async with self._write([(USER, name)]) as conn:
             result = await conn.execute(sa.delete(users).where(users.c.name == name))
             await conn.execute(sa.delete(sessions).where(sessions.c.user == name))
         return bool(result.rowcount)
@@ -154,7 +183,7 @@ class SqlStore:
             return [(t, u, bool(k), int(c)) for t, u, k, c in rows]
 
     async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None:
-        async with self._write() as conn:
+        async with self._write([(SESSION, token_hash)]) as conn:
             await conn.execute(
                 self._sql.put_session,
                 {"token_hash": token_hash, "user": user, "keep": keep, "created_ms": now_ms},
@@ -165,5 +194,5 @@ class SqlStore:
         if not hashes:
             return
         sessions = tables.sessions
-        async with self._write() as conn:
+        async with self._write([(SESSION, h) for h in hashes]) as conn:
             await conn.execute(sa.delete(sessions).where(sessions.c.token_hash.in_(hashes)))

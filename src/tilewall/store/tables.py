@@ -45,3 +45,51 @@ plays = sa.Table(
     sa.Index("plays_display_start", "display_id", "start_ms"),
     sa.Index("plays_end", "end_ms"),
 )
+
+# --- a group of hosts on one database (used on PostgreSQL; created on either dialect)
+
+#: one row (id 1): which member is active, under which generation, and the last
+#: revision committed; every write of the active member bumps ``revision`` where
+#: ``generation`` is still its own, so a member that lost the active role cannot write
+group_state = sa.Table(
+    "group_state",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("generation", sa.BigInteger, nullable=False),
+    sa.Column("revision", sa.BigInteger, nullable=False),
+    sa.Column("active_member", sa.String, nullable=True),
+    sa.Column("active_since_ms", sa.BigInteger, nullable=True),
+    sa.Column("takeover_ms", sa.BigInteger, nullable=True),
+    sa.Column("takeover_from", sa.String, nullable=True),
+    sa.Column("handover_to", sa.String, nullable=True),
+)
+
+#: every host that runs on the database: where it serves, its role, and when it last
+#: said it is alive
+group_members = sa.Table(
+    "group_members",
+    metadata,
+    sa.Column("member_id", sa.String, primary_key=True),
+    sa.Column("address", sa.String, nullable=False),
+    sa.Column("host_name", sa.String, nullable=False),
+    sa.Column("system_id", sa.String, nullable=False),
+    sa.Column("role", sa.String, nullable=False),
+    sa.Column("since_ms", sa.BigInteger, nullable=False),
+    sa.Column("started_ms", sa.BigInteger, nullable=False),
+    sa.Column("seen_ms", sa.BigInteger, nullable=False),
+    sa.Column("details", sa.Text, nullable=False),
+    #: the seats whose receivers are connected to the member (the active one's count)
+    sa.Column("presence", sa.Text, nullable=False),
+)
+
+#: the writes, one row per committed revision: which member wrote it under which
+#: generation, and what it changed (standbys catch up from it)
+group_log = sa.Table(
+    "group_log",
+    metadata,
+    sa.Column("revision", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("generation", sa.BigInteger, nullable=False),
+    sa.Column("member_id", sa.String, nullable=False),
+    sa.Column("at_ms", sa.BigInteger, nullable=False),
+    sa.Column("changed", sa.Text, nullable=False),
+)

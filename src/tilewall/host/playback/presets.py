@@ -4,7 +4,7 @@ import msgspec
 
 from tilewall.host.errors import NotFound
 from tilewall.host.ids import lookup, new_id, path_name
-from tilewall.host.model import Preset, Timeline
+from tilewall.host.model import Display, MirrorGroup, Preset, Timeline, Zone
 from tilewall.host.playback import timeline
 from tilewall.host.schedule.triggers import triggered_by
 from tilewall.host.state import Core
@@ -70,24 +70,16 @@ class Presets:
     async def _recall(self, preset: Preset, now: int, restored: list[Timeline]) -> None:
         state = self._core.state
         async with self._core.change() as tx:
-            for key, saved in preset.displays.items():
-                display = state.displays.get(int(key))
-                if display is not None:
-                    display.timeline = self._restorable(saved, now)
-                    restored.append(display.timeline)
-                    tx.put(display)
-            for key, saved in preset.zones.items():
-                zone = state.zones.get(key)
-                if zone is not None:
-                    zone.timeline = self._restorable(saved, now)
-                    restored.append(zone.timeline)
-                    tx.put(zone)
-            for key, saved in preset.mirror_groups.items():
-                group = state.mirrors.get(key)
-                if group is not None:
-                    group.timeline = self._restorable(saved, now)
-                    restored.append(group.timeline)
-                    tx.put(group)
+            targets: list[tuple[Display | Zone | MirrorGroup | None, Timeline]] = [
+                *((state.displays.get(int(k)), saved) for k, saved in preset.displays.items()),
+                *((state.zones.get(k), saved) for k, saved in preset.zones.items()),
+                *((state.mirrors.get(k), saved) for k, saved in preset.mirror_groups.items()),
+            ]
+            for target, saved in targets:
+                if target is not None:
+                    target.timeline = self._restorable(saved, now)
+                    restored.append(target.timeline)
+                    tx.put(target)
             tx.affect_all()
             tx.mapping = True
 

@@ -12,6 +12,7 @@ from tilewall.host.model import Layout, PlayState, Source, Timeline
 from tilewall.host.playback import playlist
 from tilewall.host.playback.playlist import MediaCatalog
 from tilewall.host.playback.schedule import Item, total_ms
+from tilewall.host.playback.timeline import start_ms
 from tilewall.host.state import State
 
 MEDIA_URL_PREFIX = "/media/"
@@ -83,12 +84,16 @@ RenderSource = SignageSource | WebSource | StreamSource | LayoutSource | BlankSo
 
 
 class PlaybackTimeline(msgspec.Struct, frozen=True, rename="camel"):
-    """Position at host instant t: ``anchor_position_ms + (t - anchor_ms)`` while playing."""
+    """Position at host instant t: ``anchor_position_ms + (t - anchor_ms)`` while playing.
+
+    ``start_ms``: receivers start playing at this host instant, all together, pre-rolled
+    to the position the timeline has then (``timeline.START_LEAD_MS`` after the anchor)."""
 
     state: PlayState
     anchor_ms: int
     anchor_position_ms: int
     repeat: bool
+    start_ms: int = 0
 
 
 class Content(msgspec.Struct, frozen=True, rename="camel"):
@@ -212,6 +217,10 @@ def content(timeline: Timeline, state: State, media: MediaCatalog | None) -> Con
         # a signage player loops; only a video list honours the timeline's repeat flag
         repeat = True
     playback = PlaybackTimeline(
-        timeline.state, timeline.anchor_ms, timeline.anchor_position_ms, repeat
+        timeline.state,
+        timeline.anchor_ms,
+        timeline.anchor_position_ms,
+        repeat,
+        start_ms(timeline),
     )
     return Content(timeline.welcome, playback, source)

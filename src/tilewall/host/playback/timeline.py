@@ -4,6 +4,30 @@ import msgspec
 
 from tilewall.host.model import Timeline
 
+#: Receivers start a timeline that was just anchored (switch, play, resume, seek,
+#: forward, rewind, a preset or schedule) this long after its anchor, all at that one
+#: host instant: until then each pre-rolls (loads, seeks to the position the timeline
+#: will have then, waits for a decoded frame). It covers telling every receiver and a
+#: seek with a decoded frame: bench/wallsync.py reports it, and with nine Chromium tiles
+#: on two busy CPUs the last tile was ready 150-210 ms after the command; a receiver not
+#: ready by then joins at an instant of its own. The timeline itself (and every position the
+#: interface reports) is not moved by it. ``TILEWALL_START_LEAD_MS`` sets another.
+START_LEAD_MS = 300
+_lead_ms = START_LEAD_MS
+
+
+def set_start_lead_ms(ms: int) -> None:
+    """Another start lead for this process (the host's configuration)."""
+    global _lead_ms
+    _lead_ms = max(int(ms), 0)
+
+
+def start_ms(timeline: Timeline) -> int:
+    """The host instant receivers start a playing timeline at (its anchor otherwise)."""
+    if timeline.state == "playing":
+        return timeline.anchor_ms + _lead_ms
+    return timeline.anchor_ms
+
 
 def position_ms(timeline: Timeline, now_ms: int) -> int:
     if timeline.state == "playing":

@@ -18,7 +18,15 @@ from tilewall.host.system.throttle import LoginThrottle
 
 _hasher = PasswordHasher()
 #: verified against when the user does not exist, so both cases cost the same
-_DUMMY_HASH = _hasher.hash("not a password of anyone")
+_DUMMY_HASH: str | None = None
+
+
+def _dummy_hash() -> str:
+    """Made on first use, not at import (a hash costs tens of milliseconds and 64 MiB)."""
+    global _DUMMY_HASH
+    if _DUMMY_HASH is None:
+        _DUMMY_HASH = _hasher.hash("not a password of anyone")
+    return _DUMMY_HASH
 
 
 def _token_hash(token: str) -> str:
@@ -47,20 +55,54 @@ class Accounts:
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self.throttle = LoginThrottle()
 
-    async def load(self) -> None:
+    async def load(self, prune: bool = True) -> None:
+        """Read users and sessions from the store; ``prune`` deletes the stale sessions
+        there (only a host that writes does)."""
         if self._store is None:
             return
-        self._users = await self._store.users()
+        stale = self.replace(await self._store.users(), await self._store.sessions())
+        if prune:
+            await self._store.delete_sessions(stale)
+
+    def replace(
+        self, users: dict[str, str], sessions: list[tuple[str, str, bool, int]]
+    ) -> list[str]:
+        """Make these users and sessions (as stored) the live ones, keeping the idle
+        clock of sessions already live; the hashes of the stale sessions left out."""
+        self._users = dict(users)
         now = time.monotonic()
         wall_ms = time.time() * 1000
         stale = []
-        for token_hash, user, keep, created_ms in await self._store.sessions():
+        live: OrderedDict[str, Session] = OrderedDict()
+        for token_hash, user, keep, created_ms in sessions:
             fresh = keep or wall_ms - created_ms < self.idle_timeout_s * 1000
             if user in self._users and fresh:
-                self._sessions[token_hash] = Session(user, keep, now)
+                live[token_hash] = self._sessions.get(token_hash) or Session(user, keep, now)
             else:
                 stale.append(token_hash)
-        await self._store.delete_sessions(stale)
+        self._sessions = live
+        return stale
+
+    def absorb(
+        self,
+        users: dict[str, str | None],
+        sessions: dict[str, tuple[str, bool, int] | None],
+    ) -> None:
+        """Take in users and sessions another member of the group committed (None:
+        removed)."""
+        for name, hashed in users.items():
+            if hashed is None:
+                self._users.pop(name, None)
+                for token_hash in [t for t, s in self._sessions.items() if s.user == name]:
+                    del self._sessions[token_hash]
+            else:
+                self._users[name] = hashed
+        now = time.monotonic()
+        for token_hash, row in sessions.items():
+            if row is None:
+                self._sessions.pop(token_hash, None)
+            elif token_hash not in self._sessions and row[0] in self._users:
+                self._sessions[token_hash] = Session(row[0], row[1], now)
 
     # users
 
@@ -72,7 +114,9 @@ class Accounts:
             raise Invalid("user names are 1 to 64 printable characters")
         if len(password) < 8:
             raise Invalid("passwords are at least 8 characters")
-        hashed = _hasher.hash(password)
+        # argon2 takes a good part of a second on purpose: off the event loop, which
+        # keeps serving (and keeps a group member's link to its database alive)
+        hashed = await asyncio.to_thread(_hasher.hash, password)
         if self._store is not None:
             await self._store.put_user(user, hashed, int(time.time() * 1000))
         self._users[user] = hashed
@@ -86,10 +130,14 @@ class Accounts:
         for token_hash in [t for t, s in self._sessions.items() if s.user == user]:
             del self._sessions[token_hash]
 
+    async def verify_password(self, user: str, password: str) -> bool:
+        """:meth:`check_password` off the event loop."""
+        return await asyncio.to_thread(self.check_password, user, password)
+
     def check_password(self, user: str, password: str) -> bool:
         hashed = self._users.get(user)
         try:
-            return _hasher.verify(hashed or _DUMMY_HASH, password) and hashed is not None
+            return _hasher.verify(hashed or _dummy_hash(), password) and hashed is not None
         except (VerificationError, InvalidHashError):
             return False
 
@@ -105,7 +153,7 @@ class Accounts:
         wait = self.throttle.retry_after(address, user)
         if wait > 0:
             raise TooManyAttempts(_locked_message(wait), math.ceil(wait))
-        ok = await asyncio.to_thread(self.check_password, user, password)
+        ok = await self.verify_password(user, password)
         self.throttle.record(address, user, ok)
         if not ok:
             return None

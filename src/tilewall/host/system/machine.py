@@ -1,6 +1,15 @@
 """The machine behind ``/system``: what the host is, how it is doing, and the settings
 that belong to the machine rather than to displays. Changes go through the platform
-adapters, which are simulated unless host management is on."""
+adapters, which are simulated unless host management is on.
+
+The machine facts ``GET /system`` shows (the host name, the primary address, the
+distribution, how tilewall was built) are read once, then again every
+:data:`FACTS_REFRESH_S` seconds off the request path, and at once when the host
+changes the machine itself (its host name, its network, its adapters);
+``facts_version`` moves when what was read differs, for views encoded once per
+version. A host name kept in the host's settings (simulated, or a group member's)
+moves the state's revision when it changes.
+"""
 
 import asyncio
 import importlib.metadata
@@ -14,7 +23,12 @@ from pathlib import Path
 from tilewall import INTERFACE_VERSION, __version__
 from tilewall.host.ports import MachineAdapters
 from tilewall.host.state import Core
-from tilewall.host.system.facts import DiagnosticResult, DiagnosticsInput, StationProbe
+from tilewall.host.system.facts import (
+    DiagnosticResult,
+    DiagnosticsInput,
+    OsRelease,
+    StationProbe,
+)
 from tilewall.host.system.licence import LicenceRules
 from tilewall.host.topology.stations import Stations
 
@@ -23,6 +37,18 @@ log = logging.getLogger(__name__)
 PARTNER_ACCESS = "partner_access"
 LOGS_DIR = "logs"
 API_LOG = "api.log"
+#: seconds between two readings of the machine facts (address, distribution, build)
+FACTS_REFRESH_S = 10.0
+
+
+@dataclass(frozen=True)
+class MachineFacts:
+    """The facts of ``GET /system`` that are read once and refreshed on a timer."""
+
+    host_name: str
+    ip_address: str
+    release: OsRelease
+    build_data: str
 
 
 @dataclass(frozen=True)
@@ -98,22 +124,73 @@ class Machine:
         data_dir: Path | None,
     ) -> None:
         self._core = core
-        self.platform = platform
+        self._platform = platform
         self._stations = stations
         self._licence = licence
         self.data_dir = data_dir
+        self._facts: MachineFacts | None = None
+        #: moves when the machine facts read differ from those read before
+        self.facts_version = 0
+
+    @property
+    def platform(self) -> MachineAdapters:
+        return self._platform
+
+    @platform.setter
+    def platform(self, platform: MachineAdapters) -> None:
+        self._platform = platform
+        self.facts_changed()
+
+    # machine facts
+
+    def _read_facts(self) -> MachineFacts:
+        facts = self._platform.facts
+        return MachineFacts(
+            facts.host_name(), facts.primary_ipv4(), facts.os_release(), build_data()
+        )
+
+    def machine_facts(self) -> MachineFacts:
+        """The machine facts as last read (read now if they never were)."""
+        if self._facts is None:
+            self._facts = self._read_facts()
+        return self._facts
+
+    def facts_changed(self) -> None:
+        """The host changed the machine (its host name, its network): read the facts
+        again when next asked."""
+        self._facts = None
+        self.facts_version += 1
+
+    async def refresh_facts(self) -> bool:
+        """Read the machine facts again, in a thread; True when they changed."""
+        fresh = await asyncio.to_thread(self._read_facts)
+        if fresh == self._facts:
+            return False
+        self._facts = fresh
+        self.facts_version += 1
+        return True
+
+    async def refresh_facts_every(self, seconds: float = FACTS_REFRESH_S) -> None:
+        """Keep the machine facts fresh: read them again every ``seconds``."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.refresh_facts()
+            except Exception:
+                log.exception("could not read the machine facts again")
 
     async def info(self) -> SystemInfo:
-        facts = self.platform.facts
-        release = facts.os_release()
+        facts = self._platform.facts
+        machine = self.machine_facts()
         return SystemInfo(
+            # read now: a simulated host name is a setting, changed with the state
             host_name=facts.host_name(),
-            ip_address=facts.primary_ipv4(),
+            ip_address=machine.ip_address,
             system_id=await facts.system_id(),
             product_version=__version__,
-            product_build_data=build_data(),
-            linux_distro=release.name,
-            linux_version=release.version,
+            product_build_data=machine.build_data,
+            linux_distro=machine.release.name,
+            linux_version=machine.release.version,
             # every tilewall station is a receiver on the network
             onboard_stations=0,
             usb_stations=0,

@@ -4,7 +4,8 @@ adapters, which change the machine with host management on and only pretend to (
 the change in the host's settings) without."""
 
 import asyncio
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from tilewall.host.errors import Failed, Invalid, Unavailable
@@ -37,8 +38,15 @@ class RemoteControl:
 
 
 class MachineSettings:
-    def __init__(self, machine: Callable[[], MachineAdapters]) -> None:
+    def __init__(
+        self,
+        machine: Callable[[], MachineAdapters],
+        facts_changed: Callable[[], None] = lambda: None,
+    ) -> None:
         self._machine = machine
+        #: told when a change may have changed the machine facts (its addresses)
+        self._facts_changed = facts_changed
+        self._applying: set[asyncio.Task[None]] = set()
 
     # host name
 
@@ -47,7 +55,10 @@ class MachineSettings:
 
     async def set_host_name(self, name: str) -> str:
         hostname = self._machine().hostname
-        await hostname.set(name)
+        try:
+            await hostname.set(name)
+        finally:
+            self._facts_changed()
         return hostname.get()
 
     # time zone
@@ -74,14 +85,30 @@ class MachineSettings:
             await network.update(update)
             await asyncio.wait_for(network.wait_idle(), APPLY_GRACE_SECONDS)
         except TimeoutError:
+            self._when_applied(network.wait_idle())
             return False
         except Unavailable as error:
             raise Failed(str(error)) from error
+        finally:
+            self._facts_changed()
         if network.last_error is not None:
             raise Failed(
                 f"network settings of {update.id} could not be applied: {network.last_error}"
             )
         return True
+
+    def _when_applied(self, idle: Awaitable[None]) -> None:
+        """Tell that the facts changed once an update still being applied is done
+        (whether it worked or not: the update reports its own failure)."""
+
+        async def wait() -> None:
+            with contextlib.suppress(Exception):
+                await idle
+            self._facts_changed()
+
+        task = asyncio.create_task(wait())
+        self._applying.add(task)
+        task.add_done_callback(self._applying.discard)
 
     # packages
 

@@ -69,6 +69,9 @@ class Agents:
         #: set when the hub is attached; None: no agent can be reached
         self.link: AgentLink | None = None
         self._waiters: set[asyncio.Future[None]] = set()
+        #: moves with every report the host does not announce (device lists), so views
+        #: of the agents encoded once per revision see it
+        self.reports = 0
 
     # --- reports from the hub -----------------------------------------------------------
 
@@ -117,6 +120,7 @@ class Agents:
         info = self.connected.get(seat_id)
         if info is not None:
             info.devices, info.items = devices, items
+            self.reports += 1
 
     def power(self, seat_id: str, state: str, ok: bool, method: str, message: str) -> None:
         info = self.connected.get(seat_id)

@@ -220,6 +220,13 @@ class Stations:
             if station is not None:
                 self._announce(station)
 
+    def replace_online(self, seats: frozenset[str]) -> None:
+        """These seats are online, no other (a standby showing the active member's)."""
+        for seat in sorted(self.online - seats):
+            self.set_offline(seat)
+        for seat in sorted(seats - self.online):
+            self.set_online(seat)
+
     # lock, unlock, reset
 
     def _next_display_id(self) -> int:

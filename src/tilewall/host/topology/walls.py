@@ -287,20 +287,31 @@ class Topology:
             if control_display_id is not None
             else (zone.control_display_id if zone.control_display_id in members else None),
         )
-        before = list(zone.display_ids)
-        async with self._core.change() as tx:
-            zone.name = new_name
-            zone.display_ids = list(members)
-            zone.control_display_id = control
-            tx.put(zone)
-            tx.affect(*before, *members)
-            tx.topology = True
+        await self._regroup(zone, new_name, members, control)
         return zone
 
     async def delete_zone(self, zone: Zone) -> None:
+        await self._ungroup(zone)
+
+    async def _regroup(
+        self, group: Zone | MirrorGroup, name: str, members: list[int], control: int | None
+    ) -> None:
+        """Rename ``group`` and give it ``members`` (checked); the displays it leaves and
+        the ones it takes are told."""
+        before = list(group.display_ids)
         async with self._core.change() as tx:
-            tx.delete(zone)
-            tx.affect(*zone.display_ids)
+            group.name = name
+            group.display_ids = list(members)
+            if isinstance(group, Zone) and control is not None:
+                group.control_display_id = control
+            tx.put(group)
+            tx.affect(*before, *members)
+            tx.topology = True
+
+    async def _ungroup(self, group: Zone | MirrorGroup) -> None:
+        async with self._core.change() as tx:
+            tx.delete(group)
+            tx.affect(*group.display_ids)
             tx.topology = True
             tx.mapping = True
 
@@ -337,18 +348,8 @@ class Topology:
     ) -> MirrorGroup:
         members = group.display_ids if display_ids is None else display_ids
         new_name = self._check_mirror(group.name if name is None else name, members, group.id)
-        before = list(group.display_ids)
-        async with self._core.change() as tx:
-            group.name = new_name
-            group.display_ids = list(members)
-            tx.put(group)
-            tx.affect(*before, *members)
-            tx.topology = True
+        await self._regroup(group, new_name, members, None)
         return group
 
     async def delete_mirror(self, group: MirrorGroup) -> None:
-        async with self._core.change() as tx:
-            tx.delete(group)
-            tx.affect(*group.display_ids)
-            tx.topology = True
-            tx.mapping = True
+        await self._ungroup(group)

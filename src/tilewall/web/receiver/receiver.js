@@ -2,11 +2,13 @@
 // Protocol: docs/protocol.md (version 1).
 
 import { render } from "./screen.js";
+import { mediaStore } from "./prefetch.js";
 import { chooseSeat } from "./seat.js";
 
 const VERSION = 1;
 const FIRMWARE = "tilewall-receiver/0.1.0";
 const STATE_KEY = "tilewall.lastState";
+const GROUP_KEY = "tilewall.group";
 const KEY_PREFIX = "tilewall.key.";
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const CLOSE_REPLACED = 4000;
@@ -120,7 +122,7 @@ function apply(next, nextRev) {
   } catch {}
   if (!picture) {
     screenEl.replaceChildren();
-    picture = render(screenEl, null, hostNow);
+    picture = render(screenEl, null, hostNow, { media: mediaStore({ owner: seat }) });
     picture.stage.id = "stage";
   }
   picture.update(next);
@@ -141,6 +143,47 @@ function tick() {
 function sample() {
   if (picture) return picture.sample();
   return { showing: "nothing", item: null, positionMs: null, expectedMs: null, playing: false, hostMs: hostNow() };
+}
+
+// --- the host's group: which hosts to connect to ----------------------------------------
+// A host of a group tells its members' addresses ("group" message); when the host is
+// gone the page tries the active member first, then every member in turn, then the
+// host it was loaded from, with backoff after each full round.
+
+const group = { members: [], active: null, at: null, tried: 0, welcomedBy: null };
+try {
+  const saved = JSON.parse(localStorage.getItem(GROUP_KEY) || "null");
+  if (saved && Array.isArray(saved.members)) Object.assign(group, { members: saved.members, active: saved.active || null });
+} catch {}
+
+function candidates() {
+  const seen = new Set();
+  return [group.active, ...group.members, location.origin].filter((a) => typeof a === "string" && /^https?:\/\//.test(a) && !seen.has(a) && seen.add(a));
+}
+
+function nextHost() {
+  const list = candidates();
+  const pick = list[group.tried % list.length];
+  group.tried += 1;
+  return pick;
+}
+
+function onGroup(m) {
+  group.members = Array.isArray(m.members) ? m.members.filter((a) => typeof a === "string") : [];
+  group.active = typeof m.active === "string" ? m.active : null;
+  try {
+    localStorage.setItem(GROUP_KEY, JSON.stringify({ members: group.members, active: group.active }));
+  } catch {}
+}
+
+/** Media and other paths of a description resolve on the host it came from. */
+function onHost(value) {
+  if (!group.at || group.at === location.origin) return value;
+  if (Array.isArray(value)) return value.map(onHost);
+  if (!value || typeof value !== "object") return value;
+  const out = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === "url" && typeof v === "string" && v.startsWith("/") && !v.startsWith("//") ? group.at + v : onHost(v);
+  return out;
 }
 
 // --- connection -----------------------------------------------------------------------
@@ -223,17 +266,23 @@ function onMessage(event) {
       connected = true;
       document.body.classList.remove("offline");
       backoff = BACKOFF_MIN_MS;
+      group.tried = 0;
+      if (group.welcomedBy !== group.at) clock.samples = []; // another host, another clock
+      group.welcomedBy = group.at;
       clock.roughly(m.hostMs);
       silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
       refused = m.refused || null;
       notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Unlock and lock it again from the console to make this screen the station.` : null);
       for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
-      apply(m.state, m.rev);
+      apply(onHost(m.state), m.rev);
       send({ type: "ack", rev: m.rev });
       break;
     case "state":
-      apply(m.state, m.rev);
+      apply(onHost(m.state), m.rev);
       send({ type: "ack", rev: m.rev });
+      break;
+    case "group":
+      onGroup(m);
       break;
     case "time":
       clock.add(m.t0, m.t1, m.t2, localNow());
@@ -272,13 +321,21 @@ function onReplaced() {
   notice(`Another screen connected as station ${seat} and took it over. Reload this page to take it back.`);
 }
 
-function scheduleReconnect() {
+const CLOSE_STANDBY = 4002; // the host is a standby of its group: go to the active one
+
+function scheduleReconnect(event) {
   connected = false;
   for (const t of timers) clearTimeout(t);
   timers = [];
   document.body.classList.add("offline");
-  const delay = backoff * (0.8 + Math.random() * 0.4);
-  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  if (event && event.code === CLOSE_STANDBY && group.active && group.active !== group.at) {
+    group.tried = 0; // the active member first, at once
+    setTimeout(connect, 50);
+    return;
+  }
+  const round = candidates().length;
+  const delay = group.tried % round === 0 ? backoff * (0.8 + Math.random() * 0.4) : 250;
+  if (group.tried % round === 0) backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
   setTimeout(connect, delay);
 }
 
@@ -293,11 +350,14 @@ function drop() {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/receiver/ws`);
+  group.at = nextHost();
+  const opening = new WebSocket(`${group.at.replace(/^http/, "ws")}/receiver/ws`);
+  socket = opening;
+  // a host that lost its power or network may never answer: try the next one
+  setTimeout(() => socket === opening && opening.readyState === WebSocket.CONNECTING && drop(), 3000);
   socket.onopen = hello;
   socket.onmessage = onMessage;
-  socket.onclose = (event) => (event.code === CLOSE_REPLACED ? onReplaced() : scheduleReconnect());
+  socket.onclose = (event) => (event.code === CLOSE_REPLACED ? onReplaced() : scheduleReconnect(event));
   socket.onerror = drop;
 }
 
@@ -338,6 +398,12 @@ window.tilewall = {
   get connected() {
     return connected;
   },
+  get host() {
+    return group.at;
+  },
+  get members() {
+    return group.members.slice();
+  },
   get replaced() {
     return replaced;
   },
@@ -358,4 +424,6 @@ window.tilewall = {
   },
   hostNow,
   sample,
+  /** Frames shown and starts of videos since host instant `since` (screen.js sync()). */
+  sync: (since) => (picture ? picture.sync(since) : { frames: [], starts: [], learned: null }),
 };

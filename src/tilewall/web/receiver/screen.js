@@ -5,10 +5,24 @@
 // render(container, description, clock, options) -> screen
 //   description: the render state of docs/protocol.md (or null: nothing yet)
 //   clock: () => host time in ms now
-//   options: {muted}: play everything muted (tiles are muted anyway)
-// screen: {stage, update(description), tick(), sample(), layout(), reset(), destroy()}
+//   options: {muted}: play everything muted (tiles are muted anyway);
+//            {media}: a prefetch.js store: keep every media file of each description
+//            (the receiver page; the console's tiles go without)
+// screen: {stage, update(description), tick(), sample(), sync(sinceHostMs), layout(),
+//          reset(), destroy()}
+// sync(): the frames shown since a host instant ({hostMs, mediaMs, expectedMs, item, key}
+// of each frame presented, from requestVideoFrameCallback) and the starts of videos (each
+// cue: its instant, when it was ready, when its clock started), for sync measurements.
+//
+// A new source does not blank the picture: what was shown stays (paused) under the new
+// source's element until the new one shows something (HOLD_MAX_MS at most).
 
 import { render as renderSource } from "./sources.js";
+import { learned } from "./follow.js";
+
+const HOLD_MAX_MS = 10000;
+const KEEP_FRAMES = 1200; // frames kept for sync(): a minute of 20 fps
+const KEEP_STARTS = 200;
 
 function element(tag, className) {
   const el = document.createElement(tag);
@@ -41,6 +55,32 @@ export function render(container, description, clock, options = {}) {
   container.appendChild(stage);
   let state = null;
   let scene = null; // {key, renderer, tile, box, showing}
+  let held = null; // {renderer, nodes, since}: the scene before, until the new one shows
+  const media = options.media || null;
+  if (media) media.listen(() => scene && scene.renderer && scene.renderer.retry());
+  const frames = [];
+  const starts = [];
+  const wakes = new Map(); // host instant (ms) -> timer: ticks made on an instant
+
+  /** Tick again at host instant `at` (the start of a cued video, a change of item). */
+  function wake(at) {
+    const key = Math.round(at);
+    const delay = at - clock();
+    if (delay <= 0 || delay > 60000 || wakes.has(key)) return;
+    wakes.set(
+      key,
+      setTimeout(() => {
+        wakes.delete(key);
+        tick();
+      }, delay),
+    );
+  }
+
+  function record(entry) {
+    const list = "mediaMs" in entry ? frames : starts;
+    list.push(entry);
+    if (list.length > (list === frames ? KEEP_FRAMES : KEEP_STARTS)) list.shift();
+  }
 
   function stageSize() {
     const r = state && state.resolution;
@@ -68,12 +108,15 @@ export function render(container, description, clock, options = {}) {
     if (scene && scene.tile) placeTile(scene.box, scene.tile);
   }
 
-  function build(s) {
-    const key = sceneKey(s);
+  function release() {
+    if (!held) return;
+    held.renderer.destroy();
+    for (const node of held.nodes) node.remove();
+    held = null;
+  }
+
+  function build(s, key) {
     const content = s.content;
-    if (scene && scene.key === key) return;
-    if (scene && scene.renderer) scene.renderer.destroy();
-    view.replaceChildren();
     scene = { key, renderer: null, tile: null, box: null, showing: s.role };
     if (s.role === "pairing") {
       const p = s.pairing;
@@ -109,12 +152,33 @@ export function render(container, description, clock, options = {}) {
       return;
     }
     scene.showing = content.source.type;
-    scene.renderer = renderSource(content.source, { timeline: content.timeline, muted: !!options.muted || s.role === "tile" });
+    const muted = !!options.muted || s.role === "tile";
+    scene.renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record });
     host.appendChild(scene.renderer.el);
+  }
+
+  /** Build the scene of `s`; a source shown before stays under it until the new one shows. */
+  function rebuild(s) {
+    const key = sceneKey(s);
+    if (scene && scene.key === key) return;
+    release();
+    const old = scene && scene.renderer ? { renderer: scene.renderer, nodes: [...view.childNodes], since: performance.now() } : null;
+    if (old) old.renderer.freeze();
+    else view.replaceChildren();
+    build(s, key);
+    if (!old) return;
+    if (scene.renderer && !scene.renderer.ready()) {
+      for (const node of old.nodes) node.style.zIndex = "2"; // over the new one's loading videos
+      held = old;
+    } else {
+      old.renderer.destroy();
+      for (const node of old.nodes) node.remove();
+    }
   }
 
   function tick() {
     if (scene && scene.renderer) scene.renderer.tick(clock());
+    if (held && (!scene || !scene.renderer || scene.renderer.ready() || performance.now() - held.since > HOLD_MAX_MS)) release();
   }
 
   const screen = {
@@ -129,7 +193,9 @@ export function render(container, description, clock, options = {}) {
       state = next;
       if (!next) return;
       layout();
-      build(next);
+      rebuild(next);
+      if (media) media.want(next, clock());
+      if (scene.renderer) scene.renderer.retry(); // a description came: a host answers
       if (scene.renderer && next.content) scene.renderer.setTimeline(next.content.timeline);
       tick();
     },
@@ -142,13 +208,22 @@ export function render(container, description, clock, options = {}) {
       const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
       return { ...s, hostMs };
     },
+    /** Frames shown and starts of videos since host instant `since` (see above). */
+    sync(since = 0) {
+      return { frames: frames.filter((f) => f.hostMs > since), starts: starts.filter((s) => s.atMs > since), learned: learned() };
+    },
     /** Build the picture anew (a receiver's "reset"). */
     reset() {
+      release();
       if (scene && scene.renderer) scene.renderer.destroy();
       scene = null;
+      view.replaceChildren();
       if (state) screen.update(state);
     },
     destroy() {
+      for (const timer of wakes.values()) clearTimeout(timer);
+      wakes.clear();
+      release();
       if (scene && scene.renderer) scene.renderer.destroy();
       scene = null;
       stage.remove();

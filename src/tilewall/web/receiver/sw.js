@@ -1,13 +1,34 @@
-// tilewall receiver service worker: lets the page start, and show its last picture,
-// while the host is away (a receiver that reboots or reloads before the host is back).
+// tilewall receiver service worker: lets the page start, show its last picture and play
+// its media while the host is away (docs/protocol.md, "Media ahead of time").
 // Network first, always: with the host up, everything is fresh; only when it cannot be
-// reached is the last copy used. Browsers run service workers only in secure contexts
-// (HTTPS, or a host on localhost); elsewhere the page works without one.
+// reached is the kept copy used. The page shell is kept here; media copies are put in
+// MEDIA_CACHE by the page (prefetch.js), whole, and this worker answers byte ranges
+// from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
+// localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-3";
-const SHELL = ["/receiver/", "/receiver/receiver.js", "/receiver/seat.js", "/receiver/screen.js", "/receiver/sources.js", "/receiver/schedule.js", "/receiver/screen.css", "/receiver/receiver.css"];
-const MAX_MEDIA = 32; // images kept for offline starts, most recent first
+const CACHE = "tilewall-receiver-5";
+const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
+const SHELL = [
+  "/receiver/",
+  "/receiver/receiver.js",
+  "/receiver/seat.js",
+  "/receiver/screen.js",
+  "/receiver/sources.js",
+  "/receiver/follow.js",
+  "/receiver/schedule.js",
+  "/receiver/prefetch.js",
+  "/receiver/screen.css",
+  "/receiver/receiver.css",
+];
+const BYPASS = "x-tilewall-prefetch"; // the page's own fetches of media: to the network only
 const NETWORK_TIMEOUT_MS = 5000;
+const KEPT_TIMEOUT_MS = 2000; // media with a kept copy wait this long for the host's answer
+// Once the host failed to answer, media with a kept copy are served from it at once,
+// and a small request looks for the host (at most every PROBE_MS) until it answers:
+// a host that hangs rather than refuses costs one timeout, not one per request.
+const PROBE_MS = 2000;
+let away = false;
+let probedAt = 0;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -28,37 +49,26 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** The cache key of a request we keep, or null: the page shell and whole images. */
-function keyOf(request) {
-  if (request.method !== "GET" || request.headers.has("range")) return null;
-  const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return null;
-  if (request.mode === "navigate" && url.pathname.startsWith("/receiver/")) return "/receiver/";
-  if (SHELL.includes(url.pathname)) return url.pathname;
-  if (url.pathname.startsWith("/media/") && request.destination === "image") return url.pathname;
-  return null;
-}
-
-function fetchWithTimeout(request) {
+function fetchWithTimeout(request, timeoutMs = NETWORK_TIMEOUT_MS) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), NETWORK_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   return fetch(request, { signal: controller.signal }).finally(() => clearTimeout(timer));
 }
 
-async function prune(cache) {
-  const media = (await cache.keys()).filter((r) => new URL(r.url).pathname.startsWith("/media/"));
-  for (const old of media.slice(0, Math.max(media.length - MAX_MEDIA, 0))) await cache.delete(old);
+// --- the page shell ----------------------------------------------------------------------
+
+/** The shell's cache key of a request, or null. */
+function shellKey(request, url) {
+  if (request.mode === "navigate" && url.pathname.startsWith("/receiver/")) return "/receiver/";
+  if (SHELL.includes(url.pathname)) return url.pathname;
+  return null;
 }
 
-async function networkFirst(request, key) {
+async function shell(request, key) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetchWithTimeout(request);
-    if (response.status === 200 && !response.redirected) {
-      await cache.delete(key); // re-added last: keys() lists the most recent at the end
-      await cache.put(key, response.clone());
-      if (key.startsWith("/media/")) await prune(cache);
-    }
+    if (response.status === 200 && !response.redirected) await cache.put(key, response.clone());
     return response;
   } catch (error) {
     const cached = await cache.match(key);
@@ -67,7 +77,87 @@ async function networkFirst(request, key) {
   }
 }
 
+// --- media -------------------------------------------------------------------------------
+
+/** The part of `blob` a Range header asks for, as a 206 (416 when out of range); null: all. */
+function ranged(blob, header, type) {
+  const match = /^bytes=(\d*)-(\d*)$/.exec((header || "").trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  const size = blob.size;
+  let start;
+  let end;
+  if (match[1] === "") {
+    start = Math.max(size - Number(match[2]), 0);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+  return new Response(blob.slice(start, end + 1), {
+    status: 206,
+    headers: {
+      "Content-Type": type,
+      "Content-Range": `bytes ${start}-${end}/${size}`,
+      "Content-Length": String(end - start + 1),
+      "Accept-Ranges": "bytes",
+    },
+  });
+}
+
+async function keptCopy(url) {
+  const cache = await caches.open(MEDIA_CACHE);
+  return cache.match(new URL(url.pathname, self.location.origin).href);
+}
+
+/** `cached` (a whole file) as an answer to `request`: a range of it if asked. */
+async function answer(request, cached) {
+  const range = request.headers.get("range");
+  if (!range) return cached;
+  const blob = await cached.blob();
+  return ranged(blob, range, cached.headers.get("content-type") || blob.type) || cached;
+}
+
+function lookForHost(url) {
+  if (Date.now() - probedAt < PROBE_MS) return;
+  probedAt = Date.now();
+  fetchWithTimeout(new Request(url.href, { headers: { range: "bytes=0-0" } }), PROBE_MS).then(
+    (response) => {
+      away = false;
+      if (response.body) response.body.cancel().catch(() => {});
+    },
+    () => {},
+  );
+}
+
+async function media(request, url) {
+  const cached = await keptCopy(url);
+  if (cached && away) {
+    lookForHost(url);
+    return answer(request, cached);
+  }
+  try {
+    const response = await fetchWithTimeout(request, cached ? KEPT_TIMEOUT_MS : NETWORK_TIMEOUT_MS);
+    away = false;
+    return response;
+  } catch (error) {
+    away = true;
+    probedAt = Date.now();
+    if (cached) return answer(request, cached);
+    throw error;
+  }
+}
+
 self.addEventListener("fetch", (event) => {
-  const key = keyOf(event.request);
-  if (key) event.respondWith(networkFirst(event.request, key));
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/media/")) {
+    if (!request.headers.has(BYPASS)) event.respondWith(media(request, url));
+    return;
+  }
+  if (request.headers.has("range")) return;
+  const key = shellKey(request, url);
+  if (key) event.respondWith(shell(request, key));
 });

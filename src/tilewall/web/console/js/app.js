@@ -2,6 +2,7 @@
 
 import { api, onUnauthorized } from "./api.js";
 import * as live from "./live.js";
+import { watchGroup, stopWatchingGroup } from "./group.js";
 import { h, clear, fill, errorBox, showError, field, checkbox } from "./ui.js";
 import { renderOverview } from "./views/overview.js";
 import { renderPresets } from "./views/presets.js";
@@ -68,8 +69,13 @@ function render() {
     if (a.dataset.route === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
-  if (route.public) live.stop();
-  else live.start();
+  if (route.public) {
+    live.stop();
+    stopWatchingGroup();
+  } else {
+    live.start();
+    watchGroup();
+  }
   cleanup = route.render(main, params) || null;
 }
 

@@ -294,6 +294,47 @@ function failoverCard() {
   });
 }
 
+const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+
+function groupCard() {
+  return loadingCard("Group of hosts", async (body) => {
+    const g = await get("/group");
+    if (g.role === "solo") {
+      body.append(h("p", { class: "muted" }, "This host keeps its state in its own database: it is in no group. Hosts started on one PostgreSQL database (--database) form a group, one of them active."));
+      return;
+    }
+    const active = (g.members || []).find((m) => m.memberId === g.activeMemberId);
+    body.append(
+      h("p", {}, "This host is ", h("strong", {}, g.role === "active" ? "the active host" : "a standby"), " of the group on ", h("code", {}, g.database || "its database"), g.connected ? "." : " (not connected to the database just now)."),
+      facts(
+        { active: active ? `${active.address} (${active.hostName})` : "none", since: when(g.activeSinceMs), takeover: g.lastTakeover ? `${when(g.lastTakeover.atMs)}: ${g.lastTakeover.address}${g.lastTakeover.previousAddress ? ` took over from ${g.lastTakeover.previousAddress}` : " became active"}` : "—", generation: g.generation, revision: g.revision },
+        { active: "Active host", since: "Active since", takeover: "Last takeover", generation: "Generation", revision: "Revision" },
+      ),
+      h(
+        "table",
+        { class: "table" },
+        h("thead", {}, h("tr", {}, ["Address", "Host name", "Role", "Since", "Alive", "Failover group"].map((t) => h("th", { scope: "col" }, t)))),
+        h(
+          "tbody",
+          {},
+          (g.members || []).map((m) =>
+            h(
+              "tr",
+              { class: m.local ? "local" : "" },
+              h("td", {}, h("a", { href: `${m.address}/` }, m.address), m.local ? " (this host)" : ""),
+              h("td", {}, m.hostName),
+              h("td", {}, m.role),
+              h("td", {}, when(m.sinceMs)),
+              h("td", {}, m.alive ? "yes" : `no (last seen ${when(m.seenMs)})`),
+              h("td", {}, m.groupName ? `${m.groupName}${m.primary ? " (primary)" : ""}` : "—"),
+            ),
+          ),
+        ),
+      ),
+    );
+  });
+}
+
 function softwareCard() {
   return loadingCard("Software", async (body) => {
     const m = await get("/system/manifest");
@@ -358,7 +399,7 @@ export function renderSettings(root) {
       "div",
       { class: "two-col" },
       h("div", {}, hostCard(), licenceCard(), timezoneCard(), toggleCard("Partner access", "/system/partneraccess", [["partnerAccess", "Allow partner access through the cloud"]], "Lets your integration partner reach this host for support."), toggleCard("Receiver assignment", "/system/receiverdeviceassignmentsettings", [["autoAssign", "Assign new receivers automatically"], ["autoInherit", "New receivers inherit the settings of the one they replace"]], "How receivers that appear on the network are handled."), supportCard()),
-      h("div", {}, diagnosticsCard(), networkCard(), failoverCard(), printCard(), remoteCard(), softwareCard()),
+      h("div", {}, diagnosticsCard(), networkCard(), groupCard(), failoverCard(), printCard(), remoteCard(), softwareCard()),
     ),
   );
 }

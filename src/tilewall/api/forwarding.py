@@ -1,0 +1,218 @@
+"""A standby of a group forwards the interface's writes to the active member.
+
+A write (POST, PUT, PATCH, DELETE under ``/api``) that reaches a standby is sent on to
+the active member as it came (cookie and all: sessions are the group's), and its answer
+is passed back; before answering, the standby waits (up to 2 s) until it has followed
+the write, so a client that reads from the standby next sees what it wrote. The
+operations about the member itself (its machine, its failover settings) are answered
+by the member addressed. When no member is active, or the active one cannot be
+reached, the write answers 503 with a message naming the active host where known.
+"""
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
+
+import msgspec
+from litestar.enums import ScopeType
+from litestar.types import (
+    ASGIApp,
+    HTTPResponseBodyEvent,
+    HTTPResponseStartEvent,
+    Message,
+    Receive,
+    Scope,
+    Send,
+)
+
+from tilewall.host.host import Host
+
+if TYPE_CHECKING:  # the HTTP client is imported when a standby first forwards a write
+    import httpx
+
+log = logging.getLogger(__name__)
+
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: writes a member answers itself: its machine and its failover settings
+MEMBER_LOCAL = (
+    "/api/failover-group",
+    "/api/system/hostname",
+    "/api/system/timezone",
+    "/api/system/networkinterfaces",
+    "/api/system/reboot",
+    "/api/system/shutdown",
+    "/api/system/vpn",
+    "/api/system/installthirdpartypackage",
+    "/api/system/submittroubleshootingreport",
+)
+#: set on a forwarded request (naming the member that forwarded it)
+FORWARDED = "x-tilewall-forwarded-by"
+#: on the answer to a write of a member of a group: the revision the active member has
+#: committed when it answers (the write's own, or a later one)
+REVISION = "x-tilewall-revision"
+FOLLOW_TIMEOUT_S = 2.0
+FORWARD_TIMEOUT_S = 30.0
+_HOP = frozenset(
+    {
+        "host",
+        "connection",
+        "keep-alive",
+        "transfer-encoding",
+        "te",
+        "upgrade",
+        "proxy-connection",
+        "content-length",
+        "content-encoding",
+    }
+)
+
+
+def member_local(path: str) -> bool:
+    return any(
+        path == p or path.startswith(p + "/") or path.startswith(p + "-") for p in MEMBER_LOCAL
+    )
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+async def _answer(
+    send: Send, status: int, message: str, extra: dict[str, str] | None = None
+) -> None:
+    body = msgspec.json.encode({"status": status, "message": message})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]
+    await _send(send, status, headers, body)
+
+
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    start: HTTPResponseStartEvent = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": headers,
+    }
+    await send(start)
+    done: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}
+    await send(done)
+
+
+async def _body(receive: Receive) -> AsyncIterator[bytes]:
+    """The request's body as it arrives (a media upload may be large)."""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        chunk = message.get("body", b"")
+        if chunk:
+            yield chunk
+        if not message.get("more_body"):
+            return
+
+
+def group_forwarding(host_of: Callable[[Scope], Host | None]) -> Callable[[ASGIApp], ASGIApp]:
+    """The middleware, finding the host of a request with ``host_of``."""
+    client: list[httpx.AsyncClient] = []
+
+    def wrap(app: ASGIApp) -> ASGIApp:
+        async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+            host = host_of(scope) if scope["type"] == ScopeType.HTTP else None
+            path = str(scope.get("path", ""))
+            method = str(scope.get("method", ""))
+            if (
+                host is None
+                or method not in WRITES
+                or not path.startswith("/api/")
+                or member_local(path)
+            ):
+                await app(scope, receive, send)
+                return
+            forwarded = _header(scope, FORWARDED.encode()) is not None
+            if host.group.serving:
+                member = host.group.coordination is not None
+                await app(scope, receive, _with_revision(send, host) if member else send)
+                return
+            await _forward(host, scope, receive, send, forwarded, client)
+
+        return middleware
+
+    return wrap
+
+
+def _with_revision(send: Send, host: Host) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            status = host.group.status()
+            revision = status.revision if status else 0
+            headers = [*message.get("headers", []), (REVISION.encode(), str(revision).encode())]
+            start: HTTPResponseStartEvent = {**message, "headers": headers}
+            await send(start)
+            return
+        await send(message)
+
+    return sending
+
+
+async def _forward(
+    host: Host,
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    forwarded: bool,
+    client: list["httpx.AsyncClient"],
+) -> None:
+    method = str(scope.get("method", ""))
+    active = host.group.active_address()
+    status = host.group.status()
+    me = status.member(status.member_id) if status else None
+    if forwarded or active is None or (me is not None and active == me.address):
+        where = f"; the active host is {active}" if active and not forwarded else ""
+        await _answer(
+            send,
+            503,
+            "this host is a standby of its group and no other member is active yet: "
+            f"nothing was changed; retry in a few seconds{where}",
+            {"retry-after": "1"},
+        )
+        return
+    headers = [
+        (k.decode("latin-1"), v.decode("latin-1"))
+        for k, v in scope.get("headers", [])
+        if k.decode("latin-1").lower() not in _HOP or k.lower() == b"content-length"
+    ]
+    headers.append((FORWARDED, status.member_id if status else "?"))
+    client_ip = (scope.get("client") or ("", 0))[0]
+    if client_ip:
+        headers.append(("x-forwarded-for", client_ip))
+    query = scope.get("query_string", b"").decode("latin-1")
+    raw = scope.get("raw_path") or scope["path"].encode()
+    url = active + raw.decode("latin-1") + (f"?{query}" if query else "")
+    import httpx
+
+    if not client:
+        client.append(httpx.AsyncClient(timeout=FORWARD_TIMEOUT_S))
+    try:
+        answer = await client[0].request(method, url, headers=headers, content=_body(receive))
+    except httpx.HTTPError as error:
+        log.warning("could not forward %s %s to %s: %s", method, scope["path"], active, error)
+        await _answer(
+            send,
+            503,
+            f"this host is a standby of its group; the active host {active} cannot be "
+            f"reached ({type(error).__name__}): nothing was changed",
+            {"retry-after": "1"},
+        )
+        return
+    revision = answer.headers.get(REVISION)
+    if revision and revision.isdigit():
+        await host.group.wait_revision(int(revision), FOLLOW_TIMEOUT_S)
+    out = [
+        (k.encode("latin-1"), v.encode("latin-1"))
+        for k, v in answer.headers.multi_items()
+        if k.lower() not in _HOP
+    ]
+    out.append((b"content-length", str(len(answer.content)).encode()))
+    await _send(send, answer.status_code, out, answer.content)

@@ -1,0 +1,105 @@
+"""The values that cross the group's coordination port: the members of a group of hosts
+on one database, which of them is active, and the changes a standby follows.
+
+A *member* is one host process on the group's database, named by a stable member id
+(kept in its data directory). Exactly one member is *active*: the database says which
+(see :class:`~tilewall.host.ports.GroupCoordination`); every other member is a *standby*.
+"""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Role(StrEnum):
+    #: a host on its own store (SQLite): no group, always serving
+    SOLO = "solo"
+    #: a member of a group, not (yet) active: it follows the active member's changes
+    STANDBY = "standby"
+    #: the member of its group that serves writes, drives receivers and runs timers
+    ACTIVE = "active"
+
+
+@dataclass(frozen=True, slots=True)
+class MemberInfo:
+    """One member as registered in the group's database."""
+
+    member_id: str
+    #: where the member serves, ``http://HOST:PORT``
+    address: str
+    host_name: str
+    system_id: str
+    role: Role
+    #: when the member took its current role (ms since the epoch, database clock)
+    since_ms: int
+    started_ms: int
+    #: when the member last said it is alive (database clock)
+    seen_ms: int
+    #: whether it said so recently enough to count as alive
+    alive: bool
+    #: what the member publishes of its failover settings (group name, primary, ...)
+    details: dict[str, Any] = field(default_factory=dict)
+    #: the seats whose receivers are connected to it (only the active member has any)
+    online: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """A member became active: when, which member, and which member was active before
+    (None when none was)."""
+
+    at_ms: int
+    member_id: str
+    previous: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStatus:
+    """The group as this member last saw it."""
+
+    member_id: str
+    members: tuple[MemberInfo, ...] = ()
+    active_member: str | None = None
+    active_since_ms: int | None = None
+    #: bumped by every change of active member; writes of an older one are refused
+    generation: int = 0
+    #: the last change this member committed or followed
+    revision: int = 0
+    last_takeover: Takeover | None = None
+    #: the database's identity: its cluster's system identifier and the database's name
+    database: str = ""
+    #: whether this member's link to the database is up
+    connected: bool = False
+
+    def member(self, member_id: str | None) -> MemberInfo | None:
+        return next((m for m in self.members if m.member_id == member_id), None)
+
+    @property
+    def active(self) -> MemberInfo | None:
+        return self.member(self.active_member)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything the host keeps durably, as of ``revision``."""
+
+    revision: int
+    documents: dict[str, dict[str, bytes]]
+    users: dict[str, str]
+    #: (token hash, user, keep logged in, created ms)
+    sessions: list[tuple[str, str, bool, int]]
+
+
+#: a session as stored: (user, keep logged in, created ms)
+SessionRow = tuple[str, bool, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeBatch:
+    """What changed up to ``revision``, as it is now in the database: each document,
+    user and session named with its current value, None where it is gone."""
+
+    revision: int
+    documents: dict[tuple[str, str], bytes | None] = field(default_factory=dict)
+    users: dict[str, str | None] = field(default_factory=dict)
+    sessions: dict[str, SessionRow | None] = field(default_factory=dict)

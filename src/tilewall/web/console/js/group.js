@@ -1,0 +1,45 @@
+// The group of hosts this console's host belongs to: a banner while it is a standby.
+
+import { get } from "./api.js";
+import { h } from "./ui.js";
+
+let timer = null;
+let banner = null;
+
+function show(group) {
+  const standby = group && group.role === "standby";
+  if (!banner) {
+    banner = h("div", { class: "standby-banner", id: "standby-banner", role: "status", hidden: true });
+    document.getElementById("topbar").after(banner);
+  }
+  banner.hidden = !standby;
+  if (!standby) return;
+  const active = group.activeAddress;
+  banner.replaceChildren(
+    h("strong", {}, "This host is a standby of its group. "),
+    active
+      ? h("span", {}, "It shows what the active host commits; changes made here are forwarded to the active host, ", h("a", { href: `${active}/` }, active), ".")
+      : h("span", {}, "No host of the group is active just now; changes cannot be made until one is."),
+  );
+}
+
+async function poll() {
+  try {
+    show(await get("/group"));
+  } catch {
+    /* the live indicator says when the host does not answer */
+  }
+}
+
+/** Check the host's role now and every few seconds (while logged in). */
+export function watchGroup() {
+  if (timer) return;
+  poll();
+  timer = setInterval(poll, 5000);
+}
+
+export function stopWatchingGroup() {
+  clearInterval(timer);
+  timer = null;
+  if (banner) banner.hidden = true;
+}

@@ -1,0 +1,222 @@
+// Playing one video element to the host timeline, frame-accurately (docs/protocol.md,
+// "Playing to the timeline").
+//
+// drive(video, now, target, wake, log) moves `video` towards what the timeline wants at
+// host instant `now` and says whether it shows the right picture (to be shown).
+//   target(h) -> {s, moving, startsAt}: the position (seconds) the element should be at
+//     at host instant h, whether the timeline moves it then, and, while it does not yet,
+//     the host instant it starts moving at (null: it holds);
+//   wake(h): drive again at host instant h; log(record): a start, for sync measurements.
+//
+// Every start is a cue: the element is paused at the position it must have at the
+// start instant (pre-roll: seeked there, a frame decoded) and play() is called at that
+// instant, less the time play() takes to start here (learned from the starts). The host
+// gives the instants: a timeline's start (`startMs`), the start of the next item's slot,
+// the next pass of a looping list (another element, pre-rolled under the one shown).
+// A video not pre-rolled by its instant, or more than SEEK_ABOVE_S off while it plays,
+// joins at an instant of its own: now plus as long as a cue takes here (learned from
+// its seeks). While it plays, playbackRate removes small errors (a start made late by a
+// busy page, drift).
+
+export const SEEK_ABOVE_S = 0.5; // larger errors join again, smaller ones nudge playbackRate
+const HOLD_WITHIN_S = 0.008; // a held (paused, cued) video is this close to its position
+const DEADBAND_S = 0.004; // a larger error while playing starts a nudge (a quarter vsync at 60 Hz)...
+const SETTLED_S = 0.001; // ...which goes on until the error is this small
+const NUDGE_GAIN = 4; // playbackRate = 1 - gain * error: an error halves in about 0.2 s
+const MAX_NUDGE = 0.25; // playbackRate within 1 +/- this
+const LATE_MS = SEEK_ABOVE_S * 1000; // a pre-rolled start called late (a busy page) still
+// starts, as late as this: the nudge catches up (joining again would be later still)
+const MEASURE_AFTER_MS = 120; // a start is measured (and learned from) this long after
+const JOIN_MIN_MS = 120; // a join of its own is at least this far ahead...
+const JOIN_MAX_MS = 1500; // ...and at most this far
+
+// learned on this page: how long play() takes to start the media clock, how long seeks take
+let startLatencyMs = 10;
+let seekMs = 60;
+
+// The screen's refresh: a playing video's frames are shown on its vsyncs, and a start
+// anywhere within one vsync interval shows the same frames on the same vsyncs (Chromium
+// paces frames by cadence from the first one). So a cue's start is moved to the middle
+// of the vsync interval its instant falls in (the first middle not before it): receivers
+// of one grid start within the same interval, far from its edges.
+const vsync = { first: null, at: null, ms: 1000 / 60 }; // performance times of vsyncs, interval
+(function measureRefresh() {
+  if (typeof requestAnimationFrame !== "function") return;
+  const times = [];
+  const frame = (t) => {
+    times.push(t);
+    if (times.length < 24) return requestAnimationFrame(frame);
+    const gaps = times.slice(1).map((x, i) => x - times[i]).sort((a, b) => a - b);
+    const median = gaps[gaps.length >> 1];
+    if (median > 5 && median < 50) vsync.ms = median;
+    if (vsync.at == null) vsync.at = times[times.length - 1];
+  };
+  requestAnimationFrame(frame);
+})();
+
+/**
+ * A vsync instant seen (performance time): a presented frame's expectedDisplayTime. The
+ * interval is refined from the span since the first one of the same grid (a change of
+ * grid, off by more than 2 ms, starts again from it).
+ */
+export function noteVsync(t) {
+  if (!Number.isFinite(t)) return;
+  if (vsync.first != null) {
+    const span = t - vsync.first;
+    const n = Math.round(span / vsync.ms);
+    if (Math.abs(span - n * vsync.ms) > 2) vsync.first = t;
+    else if (span > 500 && n > 0) vsync.ms = span / n;
+  } else {
+    vsync.first = t;
+  }
+  vsync.at = t;
+}
+
+/** The first middle of a vsync interval not before host instant `at`. */
+function aligned(at, hostMinusLocal) {
+  if (vsync.at == null) return at;
+  const local = at - hostMinusLocal;
+  const k = Math.ceil((local - vsync.at) / vsync.ms - 0.5);
+  return vsync.at + (k + 0.5) * vsync.ms + hostMinusLocal;
+}
+
+/** How far ahead a join of a video's own is set: twice a seek, and two frames. */
+export function joinLeadMs() {
+  return Math.min(Math.max(2 * seekMs + 80, JOIN_MIN_MS), JOIN_MAX_MS);
+}
+
+function state(video) {
+  if (!video._tw) video._tw = { cue: null, started: null };
+  return video._tw;
+}
+
+/** Pause at `s` (seconds), seeking there when farther than HOLD_WITHIN_S. */
+function hold(video, s) {
+  if (!video.paused) video.pause();
+  video.playbackRate = 1;
+  if (video.readyState < 1 || video.seeking) return;
+  const duration = video.duration;
+  const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
+  if (Math.abs(video.currentTime - to) <= HOLD_WITHIN_S) return;
+  const began = performance.now();
+  video.addEventListener("seeked", () => (seekMs = (seekMs + Math.min(performance.now() - began, JOIN_MAX_MS)) / 2), { once: true });
+  video.currentTime = to;
+}
+
+/** Paused at `s` with a decoded frame there. */
+function ready(video, s) {
+  if (video.readyState < 2 || video.seeking) return false;
+  const duration = video.duration;
+  const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
+  return Math.abs(video.currentTime - to) <= HOLD_WITHIN_S;
+}
+
+function play(video) {
+  video
+    .play()
+    .catch(() => {
+      // autoplay with sound refused: play muted rather than not at all
+      video.muted = true;
+      return video.play();
+    })
+    .catch(() => {});
+}
+
+/** A cue for host instant `at` (the timeline's or the slot's), started on `go` (aligned). */
+function cueAt(at, target, kind, now) {
+  const go = aligned(at, now - performance.now());
+  return { at, go, s: Math.max(target(go).s, 0), kind, readyAt: null };
+}
+
+/**
+ * Drive `video` to the timeline at host instant `now`; true when it shows the right
+ * picture: playing within SEEK_ABOVE_S of its position, or held (cued) at it.
+ */
+export function drive(video, now, target, wake, log) {
+  const st = state(video);
+  const t = target(now);
+  const end = Number.isFinite(video.duration) && video.duration > 0 ? video.duration : Infinity;
+  if ((!t.moving && t.startsAt == null) || t.s >= end) {
+    st.cue = null; // paused, or ended: hold at the position
+    st.started = null;
+    hold(video, t.s);
+    return ready(video, t.s);
+  }
+  if (!t.moving) {
+    // the timeline (or this item's slot) starts at a known instant: pre-roll for it
+    if (!st.cue || st.cue.at !== t.startsAt) st.cue = cueAt(t.startsAt, target, "start", now);
+  } else if (!st.cue && (video.paused || video.ended)) {
+    st.cue = cueAt(now + joinLeadMs(), target, "join", now); // moving without us: join
+  }
+  if (st.cue) return cued(video, st, now, target, wake, log);
+  measureStart(video, st, now, target, log);
+  if (st.started) return true; // just started: left alone until measured
+  const error = video.currentTime - t.s; // > 0: ahead of the host
+  if (video.seeking || video.readyState < 2) return false;
+  if (Math.abs(error) > SEEK_ABOVE_S) {
+    st.cue = cueAt(now + joinLeadMs(), target, "join", now);
+    return cued(video, st, now, target, wake, log);
+  }
+  // Hysteresis: a nudge stops near zero rather than at the deadband's edge, so tiles
+  // that catch up from either side end up together.
+  const nudging = video.playbackRate !== 1;
+  if (Math.abs(error) > (nudging ? SETTLED_S : DEADBAND_S)) {
+    video.playbackRate = Math.min(1 + MAX_NUDGE, Math.max(1 - MAX_NUDGE, 1 - NUDGE_GAIN * error));
+  } else if (nudging) {
+    video.playbackRate = 1;
+  }
+  return Math.abs(error) < SEEK_ABOVE_S;
+}
+
+/** A cue: held at its position until its instant (less the start latency), then play. */
+function cued(video, st, now, target, wake, log) {
+  const cue = st.cue;
+  const callAt = cue.go - startLatencyMs;
+  const isReady = ready(video, cue.s);
+  if (isReady && cue.readyAt == null) cue.readyAt = now;
+  if (now < callAt) {
+    hold(video, cue.s);
+    wake(callAt);
+    return ready(video, cue.s);
+  }
+  if (cue.s >= video.duration) {
+    hold(video, cue.s); // a cue at the end of the medium: it ends there
+    return isReady;
+  }
+  if (isReady && now <= callAt + LATE_MS) {
+    st.cue = null;
+    video.playbackRate = 1;
+    play(video);
+    st.started = { cue, calledAt: now, lateMs: now - callAt };
+    wake(now + MEASURE_AFTER_MS);
+    return true;
+  }
+  // missed it (not pre-rolled in time, or called too late): an instant of its own
+  if (log) log({ kind: cue.kind, atMs: cue.at, readyMs: cue.readyAt, missed: true, calledMs: now });
+  st.cue = cueAt(now + joinLeadMs(), target, "join", now);
+  hold(video, st.cue.s);
+  wake(st.cue.go - startLatencyMs);
+  return false;
+}
+
+/** A start just made: once it has run a while, when did its clock really start? */
+function measureStart(video, st, now, target, log) {
+  const started = st.started;
+  if (!started) return;
+  if (video.paused || video.seeking) {
+    if (now - started.calledAt > 1000) st.started = null; // it never started: drive again
+    return;
+  }
+  if (now - started.calledAt < MEASURE_AFTER_MS) return;
+  st.started = null;
+  const { cue, calledAt, lateMs } = started;
+  const clockStart = now - (video.currentTime - cue.s) * 1000; // host instant it left cue.s
+  const latency = clockStart - calledAt;
+  if (lateMs < 10 && latency > -50 && latency < 250) startLatencyMs = Math.min(Math.max(startLatencyMs + 0.5 * (latency - startLatencyMs), 0), 150);
+  if (log) log({ kind: cue.kind, atMs: cue.at, goMs: cue.go, readyMs: cue.readyAt, calledMs: calledAt, lateMs, startedMs: clockStart, errorMs: cue.go - clockStart });
+}
+
+/** What this page learned (for sync measurements). */
+export function learned() {
+  return { startLatencyMs, seekMs, joinLeadMs: joinLeadMs(), vsyncMs: vsync.ms };
+}
