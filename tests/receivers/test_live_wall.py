@@ -119,11 +119,18 @@ def pixel_at(x: int, y: int) -> Any:
     return lambda image: image.getpixel((x, y))
 
 
-def check_quadrants(wall: Wall, name: str) -> dict[str, Any]:
+def check_quadrants(
+    wall: Wall, name: str, bars: dict[str, tuple[int, int]] | None = None
+) -> dict[str, Any]:
+    """Screenshots of every tile once it shows its quadrant and, for the seats in ``bars``,
+    black at that pixel: a changed layout of the same picture is painted a moment after
+    the state says so, and the centre is the same colour before and after."""
     wall.wait_tiles("t.state && t.state.role === 'tile'")
     shots = {}
     for seat, page in wall.pages.items():
         shots[seat] = wait_colour(page, COLOURS[seat], centre, f"{name}-{seat}")
+        if bars and seat in bars:
+            shots[seat] = wait_colour(page, BLACK, pixel_at(*bars[seat]), f"{name}-{seat}")
     return shots
 
 
@@ -145,7 +152,9 @@ def test_wall_with_bezels(wall: Wall) -> None:
     wall.arrange(gap=gap)
     wall.switch(wall.quadrants)
     wall.wait_tiles(f"t.state.tile && t.state.tile.canvas.width === {2 * MONITOR_W + gap}")
-    shots = check_quadrants(wall, "wall-bezel")
+    top_bar, bottom_bar = (W // 2, 2), (W // 2, H - 3)
+    bars = {s: top_bar if s in ("wall-tl", "wall-tr") else bottom_bar for s in wall.pages}
+    shots = check_quadrants(wall, "wall-bezel", bars)
     # the picture (16:9) is fitted to the wider zone box, leaving bars above and below:
     # 3940 wide -> 2216 high of 2260, 22 units each side = about 7 px of a 360 px tile
     bar_px = ((2 * MONITOR_H + gap) - (2 * MONITOR_W + gap) * 1080 / 1920) / 2 * H / MONITOR_H
@@ -170,7 +179,9 @@ def test_wall_with_a_monitor_upside_down(wall: Wall) -> None:
     wall.pages["wall-br"].wait_for_function(
         "() => window.tilewall.state.tile.crop.rotationDegrees === 180", timeout=5000
     )
-    shots = check_quadrants(wall, "wall-rotated")
+    shots = check_quadrants(
+        wall, "wall-rotated", {"wall-br": (W // 2, 2), "wall-bl": (W // 2, H - 3)}
+    )
     br, bl = shots["wall-br"], shots["wall-bl"]
     assert near(br.getpixel((W // 2, 2)), BLACK, 12), "the upside-down tile has the bar on top"
     assert near(br.getpixel((W // 2, H - 3)), YELLOW)
@@ -351,3 +362,126 @@ def test_tiles_play_in_step(wall: Wall) -> None:
     for seat, page in wall.pages.items():
         assert page.locator(".card.welcome").count() == 1
         screenshot(page, f"wall-stopped-{seat}")
+
+
+# --- starts on the host's instant, loops on the timeline ---------------------------------
+
+#: a lead long enough to look at the tiles before the instant, on a loaded machine too
+LEAD_MS = 1500
+#: every tile's video, as the page keeps it
+VIDEOS = """() => Array.from(document.querySelectorAll('video'), (v) => ({
+  shown: v.classList.contains('shown'), paused: v.paused, t: v.currentTime * 1000,
+  loop: v.loop || v.hasAttribute('loop'), rs: v.readyState}))"""
+STARTS = "(at) => window.tilewall.sync(at - 1).starts.filter((s) => Math.abs(s.atMs - at) < 1)"
+
+
+@contextlib.contextmanager
+def start_lead(ms: int) -> Iterator[None]:
+    """The in-process host schedules starts ``ms`` ahead (a process setting)."""
+    from tilewall.host.playback import timeline
+
+    timeline.set_start_lead_ms(ms)
+    try:
+        yield
+    finally:
+        timeline.set_start_lead_ms(timeline.START_LEAD_MS)
+
+
+def host_now() -> float:
+    return time.time() * 1000  # the in-process host's clock is this machine's
+
+
+def timelines(wall: Wall) -> list[dict[str, Any]]:
+    return [p.evaluate("() => window.tilewall.state.content.timeline") for p in wall.pages.values()]
+
+
+def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> None:
+    """After ``command`` every tile has one start instant, in the future, holds paused at
+    the position the timeline has then (pre-rolled), and starts its clock on it."""
+    before = host_now()
+    wall.host.ok("PUT", f"/zones/{wall.zone_id}/{command[0]}", **command[1])
+    wall.wait_tiles(f"t.state.content.timeline.anchorMs >= {before - 5}")
+    told = timelines(wall)
+    start = told[0]["startMs"]
+    assert all(t == told[0] for t in told), "every tile is told the same timeline"
+    assert start == told[0]["anchorMs"] + LEAD_MS and start > host_now(), (start, host_now())
+    # before the instant: paused, pre-rolled where the timeline will be then (a start is
+    # made in the middle of the vsync interval the instant falls in: within 17 ms after it)
+    wall.wait_tiles(
+        f"(() => {{ const v = document.querySelector('video.shown'); return v && v.paused && "
+        f"!v.seeking && Math.abs(v.currentTime * 1000 - {held_ms} - 8) < 10; }})()",
+        timeout_s=(start - host_now()) / 1000,
+    )
+    assert host_now() < start, "the tiles held until the scheduled instant"
+    for seat, page in wall.pages.items():
+        assert page.evaluate("() => window.tilewall.sample().playing") is False, seat
+    time.sleep(max(start + 1000 - host_now(), 0) / 1000)
+    clocks = []
+    for seat, page in wall.pages.items():
+        starts = page.evaluate(STARTS, start)
+        assert starts and not any(s.get("missed") for s in starts), (seat, starts)
+        assert starts[0]["readyMs"] is not None and starts[0]["readyMs"] < start, (seat, starts)
+        assert start <= starts[0]["goMs"] < start + 17, (seat, starts)
+        clocks.append(starts[0]["startedMs"])
+        video = page.evaluate(VIDEOS)
+        assert any(v["shown"] and not v["paused"] for v in video), (seat, video)
+    # generous bounds: the mechanism, not its precision (bench/wallsync.py measures that)
+    assert max(clocks) - min(clocks) < 100, clocks
+    assert all(abs(c - start) < 150 for c in clocks), (start, clocks)
+
+
+def test_tiles_start_on_the_instant_the_host_schedules(wall: Wall) -> None:
+    wall.arrange(gap=0)
+    with start_lead(LEAD_MS):
+        wall.switch(wall.clip)
+        wall.wait_tiles("t.sample().item === 'clip.mp4' && t.sample().playing", 15)
+        check_started_on_the_instant(wall, ("seek", {"json": {"time": 3000}}), 3000 + LEAD_MS)
+        wall.host.ok("PUT", f"/zones/{wall.zone_id}/pause")
+        wall.wait_tiles("t.state.content.timeline.state === 'paused'")
+        paused = timelines(wall)[0]["anchorPositionMs"]
+        check_started_on_the_instant(wall, ("resume", {}), paused + LEAD_MS)
+
+
+def test_a_looping_clip_loops_on_the_timeline(wall: Wall) -> None:
+    """The media element never loops by itself: the next pass is another element,
+    pre-rolled at the start while the last one plays, started on the loop's instant."""
+    wall.arrange(gap=0)
+    with start_lead(LEAD_MS):
+        wall.switch(wall.clip)
+        wall.wait_tiles("t.sample().item === 'clip.mp4' && t.sample().playing", 15)
+        duration = wall.pages["wall-tl"].evaluate(
+            "() => window.tilewall.state.content.source.totalMs"
+        )
+        wall.host.ok("PUT", f"/zones/{wall.zone_id}/seek", json={"time": duration - 3000})
+        wall.wait_tiles(f"t.state.content.timeline.anchorPositionMs === {duration - 3000}")
+        timeline = timelines(wall)[0]
+        loop_at = timeline["anchorMs"] + duration - timeline["anchorPositionMs"]
+        assert loop_at > timeline["startMs"]
+        # shortly before the loop point: the next pass waits, paused at its start (the
+        # start is made in the middle of a vsync interval: up to 17 ms into the clip)
+        time.sleep(max(loop_at - 700 - host_now(), 0) / 1000)
+        wall.wait_tiles(
+            "(() => { const v = Array.from(document.querySelectorAll('video'));"
+            " return v.length === 2 && v.some((x) => !x.classList.contains('shown')"
+            " && x.paused && x.currentTime < 0.02 && x.readyState >= 2); })()",
+            timeout_s=0.5,
+        )
+        for seat, page in wall.pages.items():
+            videos = page.evaluate(VIDEOS)
+            assert not any(v["loop"] for v in videos), (seat, videos)
+        time.sleep(max(loop_at + 1000 - host_now(), 0) / 1000)
+        for seat, page in wall.pages.items():
+            starts = page.evaluate(STARTS, loop_at)
+            assert starts and not any(s.get("missed") for s in starts), (seat, starts)
+            assert abs(starts[0]["startedMs"] - loop_at) < 150, (seat, loop_at, starts)
+        # after the loop point the position follows the timeline, into the next pass (a
+        # page of a shared browser presents hidden frames seldom: it may take a second more
+        # to be on screen)
+        wall.wait_tiles("t.sample().positionMs != null && t.sample().playing", 5)
+        for seat, page in wall.pages.items():
+            s = page.evaluate("() => window.tilewall.sample()")
+            assert s["item"] == "clip.mp4", (seat, s)
+            assert abs(s["positionMs"] - s["expectedMs"]) < 100, (seat, s)
+            assert 700 < s["positionMs"] < 6000, (seat, s)
+        # the pass before is let go once the new one is on screen
+        wall.wait_tiles("document.querySelectorAll('video').length === 1", 3)
