@@ -246,7 +246,9 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         f"{h}# Durable writes",
         "",
         f"`{dw['operation']}` on {dw['server']}, every answer sent after the change is "
-        "committed to SQLite (WAL, synchronous FULL); the host has "
+        "committed to SQLite (WAL, synchronous FULL: fsynced at each commit); changes "
+        "made together are committed together, one transaction per batch (group commit, "
+        "`host/commit.py`); the host has "
         f"{s['durable_displays']} displays and N sources stored.",
         "",
     ]

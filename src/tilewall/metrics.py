@@ -11,7 +11,9 @@ TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
   (source, welcome, nothing), read from the host at each scrape;
 - ``tilewall_receiver_fanout_seconds`` (a committed change to its messages queued for
   every affected receiver) and ``tilewall_receiver_fanout_receivers``;
-- ``tilewall_store_commit_seconds`` and ``tilewall_store_commit_failures_total``;
+- ``tilewall_store_commit_seconds`` and ``tilewall_store_commit_failures_total`` (each
+  a store transaction: a batch of changes, :mod:`tilewall.host.commit`) and
+  ``tilewall_store_committed_changes_total`` (changes committed in them);
 - ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
 - the process (CPU, memory, open files, start time), Python's GC and platform.
 """
@@ -142,13 +144,18 @@ class Metrics:
         )
         self.commit = Histogram(
             "tilewall_store_commit_seconds",
-            "Time for the store to commit a change",
+            "Time for the store to commit a batch of changes (one transaction)",
             buckets=_FAST,
             registry=self.registry,
         )
         self.commit_failures = Counter(
             "tilewall_store_commit_failures",
-            "Changes the store failed to commit",
+            "Batches of changes the store failed to commit",
+            registry=self.registry,
+        )
+        self.committed_changes = Counter(
+            "tilewall_store_committed_changes",
+            "Changes committed (several may share one transaction)",
             registry=self.registry,
         )
         ProcessCollector(registry=self.registry)
@@ -163,9 +170,11 @@ class Metrics:
         self.role = lambda: "single" if host.group.role is Role.SOLO else str(host.group.role)
         host.core.commit_observers.append(self.observe_commit)
 
-    def observe_commit(self, seconds: float, committed: bool) -> None:
+    def observe_commit(self, seconds: float, committed: bool, changes: int) -> None:
         self.commit.observe(seconds)
-        if not committed:
+        if committed:
+            self.committed_changes.inc(changes)
+        else:
             self.commit_failures.inc()
 
     def observe_fanout(self, seconds: float, receivers: int) -> None:

@@ -122,6 +122,9 @@ def test_metrics_tell_receivers_displays_requests_fanout_and_commits(demo) -> No
         before, "tilewall_store_commit_seconds_count"
     )
     assert value(after, "tilewall_store_commit_failures_total") == 1
+    assert value(after, "tilewall_store_committed_changes_total") >= value(
+        after, "tilewall_store_commit_seconds_count"
+    ) - value(after, "tilewall_store_commit_failures_total")
     assert value(after, "tilewall_group_role", role="single") == 1
     assert value(after, "tilewall_group_role", role="active") == 0
     # the process

@@ -174,6 +174,8 @@ class Host:
                 await self._facts_refresh
             self._facts_refresh = None
         await self.group.stop()
+        await self.core.settle()
+        await self.member_core.settle()
         if self.store is not None:
             await self.store.close()
         if self.member_store is not None:

@@ -46,7 +46,8 @@ class DocumentStore(Protocol):
 
     async def apply(self, changes: Iterable[Change]) -> None:
         """Write every change in one transaction: all are durable when this returns, or
-        none is written and :class:`~tilewall.host.errors.StoreFailed` is raised."""
+        none is written and :class:`~tilewall.host.errors.StoreFailed` is raised. The
+        host calls it once per batch of changes (:mod:`tilewall.host.commit`)."""
         ...
 
 

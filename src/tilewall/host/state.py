@@ -1,10 +1,9 @@
-"""The host's state in memory, and the one way to change it: a durable transaction."""
+"""The host's state in memory, and the one way to change it: a durable transaction
+(committed in batches, :mod:`tilewall.host.commit`)."""
 
-import asyncio
 import contextvars
 import copy
 import logging
-import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -12,6 +11,14 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from tilewall.host.commit import CommitObserver, Documents, GroupCommit
+from tilewall.host.documents import (
+    COLLECTIONS,
+    KIND_OF,
+    SETTING,
+    TOPOLOGY_KINDS,
+    memory_key,
+)
 from tilewall.host.model import (
     Display,
     Layout,
@@ -22,7 +29,7 @@ from tilewall.host.model import (
     VideoWall,
     Zone,
 )
-from tilewall.host.ports import Change, Clock, DocumentStore
+from tilewall.host.ports import Clock, DocumentStore
 from tilewall.host.schedule.model import ScheduledEvent
 
 log = logging.getLogger(__name__)
@@ -32,22 +39,18 @@ T = TypeVar("T")
 #: set while the current task is inside :meth:`Core.change`; the lock is not re-entrant
 _IN_CHANGE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_change", default=False)
 
-#: document kind of each persisted collection, and how its objects are keyed
-COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
-    "station": (Station, lambda o: o.seat_id),
-    "display": (Display, lambda o: str(o.display_id)),
-    "wall": (VideoWall, lambda o: o.id),
-    "zone": (Zone, lambda o: o.id),
-    "mirror": (MirrorGroup, lambda o: o.id),
-    "source": (Source, lambda o: o.id),
-    "preset": (Preset, lambda o: o.id),
-    "layout": (Layout, lambda o: o.id),
-    "event": (ScheduledEvent, lambda o: o.id),
+#: the attribute of :class:`State` that holds each collection
+_COLLECTION_ATTRIBUTES = {
+    "station": "stations",
+    "display": "displays",
+    "wall": "walls",
+    "zone": "zones",
+    "mirror": "mirrors",
+    "source": "sources",
+    "preset": "presets",
+    "layout": "layouts",
+    "event": "events",
 }
-TOPOLOGY_KINDS = frozenset({"display", "wall", "zone", "mirror"})
-#: the kind of the host's settings documents
-SETTING = "setting"
-KIND_OF: dict[type[Any], str] = {cls: kind for kind, (cls, _) in COLLECTIONS.items()}
 
 
 @dataclass
@@ -70,18 +73,8 @@ class State:
     derived: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def collection(self, kind: str) -> dict[Any, Any]:
-        collections: dict[str, dict[Any, Any]] = {
-            "station": self.stations,
-            "display": self.displays,
-            "wall": self.walls,
-            "zone": self.zones,
-            "mirror": self.mirrors,
-            "source": self.sources,
-            "preset": self.presets,
-            "layout": self.layouts,
-            "event": self.events,
-        }
-        return collections[kind]
+        collection: dict[Any, Any] = getattr(self, _COLLECTION_ATTRIBUTES[kind])
+        return collection
 
 
 @dataclass(frozen=True)
@@ -97,7 +90,7 @@ class Transaction:
 
     Services change the live state through it (``put``, ``delete``, ``put_setting``);
     :meth:`Core.change` takes the change back out of memory while the store commits it
-    and puts it back only once it is durable.
+    and puts it back only once it is durable (:mod:`tilewall.host.commit`).
     """
 
     def __init__(self, state: State) -> None:
@@ -116,7 +109,7 @@ class Transaction:
         key = COLLECTIONS[kind][1](obj)
         if kind in TOPOLOGY_KINDS:
             self._state.topology_version += 1
-        self._state.collection(kind)[_memory_key(kind, key)] = obj
+        self._state.collection(kind)[memory_key(kind, key)] = obj
         self.changes[(kind, key)] = msgspec.json.encode(obj)
         self.values[(kind, key)] = obj
 
@@ -125,7 +118,7 @@ class Transaction:
         key = COLLECTIONS[kind][1](obj)
         if kind in TOPOLOGY_KINDS:
             self._state.topology_version += 1
-        self._state.collection(kind).pop(_memory_key(kind, key), None)
+        self._state.collection(kind).pop(memory_key(kind, key), None)
         self.changes[(kind, key)] = None
         self.values[(kind, key)] = None
 
@@ -147,10 +140,6 @@ class Transaction:
         self.all_displays = True
 
 
-def _memory_key(kind: str, key: str) -> Any:
-    return int(key) if kind == "display" else key
-
-
 Listener = Callable[[Event], None]
 #: (seat id, command name), e.g. ("seat-1", "reset")
 CommandListener = Callable[[str, str], None]
@@ -165,17 +154,24 @@ class Core:
         self.state = State()
         self.store = store
         self.clock = clock
-        self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         self._command_listeners: list[CommandListener] = []
         self._checks: list[Check] = []
         #: every document as last committed; what memory returns to when a change fails
-        self._committed: dict[tuple[str, str], bytes] = {}
-        #: told (seconds, committed) after each store commit, for metrics
-        self.commit_observers: list[Callable[[float, bool], None]] = []
-        #: moves whenever what readers see may have changed (a change installed or taken
-        #: back, an announcement): views encoded once per revision key on it
-        self.revision = 0
+        self.documents = Documents(self.state)
+        #: told (seconds, committed, changes) after each store commit of a batch of
+        #: changes, for metrics
+        self.commit_observers: list[CommitObserver] = []
+        self._commits = GroupCommit(
+            self.documents, lambda: self.store, self._announce, self.commit_observers
+        )
+        self._notices = 0
+
+    @property
+    def revision(self) -> int:
+        """Moves whenever what readers see may have changed (a change installed or taken
+        back, an announcement): views encoded once per revision key on it."""
+        return self.documents.revision + self._notices
 
     async def load(self) -> None:
         if self.store is None:
@@ -183,38 +179,24 @@ class Core:
         documents = await self.store.load_documents()
         for kind, docs in documents.items():
             for key, body in docs.items():
-                self._committed[(kind, key)] = body
-            if kind == SETTING:
-                self.state.settings.update({k: msgspec.json.decode(v) for k, v in docs.items()})
-                continue
-            cls, _ = COLLECTIONS[kind]
-            target = self.state.collection(kind)
-            for key, body in docs.items():
-                target[_memory_key(kind, key)] = msgspec.json.decode(body, type=cls)
-        self.state.mapping_generation = int(self.state.settings.get("mapping_generation", 0))
-        self.revision += 1
+                self.documents.committed((kind, key), body)
+        self.documents.settled()
 
     async def absorb(self, documents: Mapping[tuple[str, str], bytes | None]) -> None:
         """Install documents another member of the group committed (None: deleted) and
         announce them; nothing is written. A standby follows its active member so."""
         if not documents:
             return
-        async with self._lock:
+        async with self._commits.exclusive():
             for (kind, key), body in documents.items():
                 if kind != SETTING and kind not in COLLECTIONS:
                     log.warning("ignoring a document of unknown kind %r", kind)
                     continue
                 try:
-                    self._set_document(kind, key, body)
+                    self.documents.committed((kind, key), body)
                 except msgspec.DecodeError as error:
                     log.error("ignoring document %s/%s: %s", kind, key, error)
-                    continue
-                if body is None:
-                    self._committed.pop((kind, key), None)
-                else:
-                    self._committed[(kind, key)] = body
-            self.state.mapping_generation = int(self.state.settings.get("mapping_generation", 0))
-            self.state.topology_version += 1
+            self.documents.settled()
         self.notify(None, topology=True)
 
     async def replace(self, documents: Mapping[str, Mapping[str, bytes]]) -> None:
@@ -223,24 +205,12 @@ class Core:
         wanted = {
             (kind, key): body for kind, docs in documents.items() for key, body in docs.items()
         }
+        committed = self.documents.bodies
         changed: dict[tuple[str, str], bytes | None] = {
-            name: body for name, body in wanted.items() if self._committed.get(name) != body
+            name: body for name, body in wanted.items() if committed.get(name) != body
         }
-        changed.update({name: None for name in self._committed if name not in wanted})
+        changed.update({name: None for name in committed if name not in wanted})
         await self.absorb(changed)
-
-    def _set_document(self, kind: str, key: str, body: bytes | None) -> None:
-        if kind == SETTING:
-            if body is None:
-                self.state.settings.pop(key, None)
-            else:
-                self.state.settings[key] = msgspec.json.decode(body)
-            return
-        target = self.state.collection(kind)
-        if body is None:
-            target.pop(_memory_key(kind, key), None)
-        else:
-            target[_memory_key(kind, key)] = msgspec.json.decode(body, type=COLLECTIONS[kind][0])
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -272,97 +242,56 @@ class Core:
 
     @asynccontextmanager
     async def change(self) -> AsyncIterator[Transaction]:
-        """Run a change under the host's lock: all of it, or nothing.
+        """Make a change: all of it, or nothing; answered once it is durable.
 
-        The block changes the live state through the transaction, without awaiting. When
-        it exits, memory goes back to what is committed while the store writes the
-        change (readers never see a change that is not durable); once the store has
-        committed, the change is put back and announced. If the block raises or the
-        store fails (:class:`~tilewall.host.errors.StoreFailed`), memory stays as it
-        was before the change and the error propagates.
+        The block changes the live state through the transaction, without awaiting,
+        after the changes waiting to be committed before it (it sees them). When it
+        exits, memory goes back to what is committed (readers never see a change that
+        is not durable) and the change waits for its batch to be committed in one store
+        transaction with the changes made meanwhile; once that has committed, the
+        change is installed and announced (:mod:`tilewall.host.commit`). If the block
+        or a check raises, or the store fails
+        (:class:`~tilewall.host.errors.StoreFailed`, for the whole batch), memory
+        holds nothing of the change and the error propagates.
         """
         if _IN_CHANGE.get():
             raise RuntimeError(
                 "Core.change() entered again from inside a change: it would deadlock"
             )
-        async with self._lock:
-            tx = Transaction(self.state)
+        commits = self._commits
+        await commits.begin()
+        tx = Transaction(self.state)
+        try:
             generation = self.state.mapping_generation
             token = _IN_CHANGE.set(True)
             try:
                 yield tx
                 for check in self._checks:
                     check(tx)
-            except BaseException:
-                self._restore(tx)
-                raise
             finally:
                 _IN_CHANGE.reset(token)
             if tx.mapping:
                 tx.put_setting("mapping_generation", generation + 1)
-            if tx.changes:
-                self._restore(tx)
-                if self.store is not None:
-                    await self._commit(tx)
-                self._install(tx)
+        except BaseException:
+            commits.end(tx, refused=True)
+            raise
+        answer = commits.end(tx, refused=False)
+        if answer is None:
+            self._announce(tx)
+        else:
+            await answer
+
+    async def settle(self) -> None:
+        """Wait until every change made so far is committed (or has failed)."""
+        await self._commits.settled()
+
+    def _announce(self, tx: Transaction) -> None:
         if tx.displays or tx.all_displays or tx.topology:
             self.notify(None if tx.all_displays else frozenset(tx.displays), tx.topology)
 
-    async def _commit(self, tx: Transaction) -> None:
-        assert self.store is not None
-        started = time.perf_counter()
-        committed = False
-        try:
-            await self.store.apply(Change(k, key, body) for (k, key), body in tx.changes.items())
-            committed = True
-        finally:
-            for observer in self.commit_observers:
-                observer(time.perf_counter() - started, committed)
-
-    def _restore(self, tx: Transaction) -> None:
-        """Put every document ``tx`` touched back to its committed value."""
-        state = self.state
-        for kind, key in tx.changes:
-            body = self._committed.get((kind, key))
-            if kind == SETTING:
-                if body is None:
-                    state.settings.pop(key, None)
-                else:
-                    state.settings[key] = msgspec.json.decode(body)
-                continue
-            target = state.collection(kind)
-            if body is None:
-                target.pop(_memory_key(kind, key), None)
-            else:
-                target[_memory_key(kind, key)] = msgspec.json.decode(
-                    body, type=COLLECTIONS[kind][0]
-                )
-        state.mapping_generation = int(state.settings.get("mapping_generation", 0))
-        state.topology_version += 1
-        self.revision += 1
-
-    def _install(self, tx: Transaction) -> None:
-        """Make the committed change ``tx`` the host's state."""
-        state = self.state
-        for (kind, key), value in tx.values.items():
-            body = tx.changes[(kind, key)]
-            if body is None:
-                self._committed.pop((kind, key), None)
-            else:
-                self._committed[(kind, key)] = body
-            target = state.settings if kind == SETTING else state.collection(kind)
-            name = key if kind == SETTING else _memory_key(kind, key)
-            if value is None:
-                target.pop(name, None)
-            else:
-                target[name] = value
-        state.mapping_generation = int(state.settings.get("mapping_generation", 0))
-        state.topology_version += 1
-        self.revision += 1
-
     def notify(self, displays: frozenset[int] | None, topology: bool = False) -> None:
         """Tell listeners what changed; also for changes that are not stored (liveness)."""
-        self.revision += 1
+        self._notices += 1
         event = Event(displays, topology)
         for listener in list(self._listeners):
             try:

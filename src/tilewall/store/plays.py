@@ -15,6 +15,7 @@ from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Play
 from tilewall.store import tables
 from tilewall.store.health import FAILURES
+from tilewall.store.sql import write_turn
 
 
 class PlayRecords:
@@ -27,7 +28,7 @@ class PlayRecords:
     async def _connection(self, write: bool) -> AsyncIterator[AsyncConnection]:
         try:
             if write:
-                async with self._engine.begin() as conn:
+                async with write_turn(self._engine), self._engine.begin() as conn:
                     yield conn
             else:
                 async with self._engine.connect() as conn:

@@ -7,6 +7,9 @@ committed; any failure of the database, its connection or the disk under it is r
 as :class:`~tilewall.host.errors.StoreFailed` with nothing of the transaction kept.
 """
 
+import asyncio
+import contextlib
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -36,6 +39,23 @@ def _insert_of(dialect: str) -> Callable[[sa.Table], Any]:
 
         return sqlite.insert
     raise KeyError(dialect)
+
+
+#: the lock of each SQLite database's writers in this process (see :func:`write_turn`)
+_SQLITE_WRITERS: "weakref.WeakKeyDictionary[sa.Engine, asyncio.Lock]" = weakref.WeakKeyDictionary()
+
+
+def write_turn(engine: AsyncEngine) -> contextlib.AbstractAsyncContextManager[Any]:
+    """Held around each write transaction. SQLite has one writer at a time, and a writer
+    that finds the database locked sleeps in steps of milliseconds before it tries
+    again: the writers of one process (the host's batches of changes, the play log,
+    sessions) take turns on an asyncio lock instead. PostgreSQL needs no turn."""
+    if engine.dialect.name != "sqlite":
+        return contextlib.nullcontext()
+    lock = _SQLITE_WRITERS.get(engine.sync_engine)
+    if lock is None:
+        lock = _SQLITE_WRITERS[engine.sync_engine] = asyncio.Lock()
+    return lock
 
 
 def upsert(dialect: str, table: sa.Table, *update: str) -> sa.Insert:
@@ -93,7 +113,7 @@ class SqlStore:
         as :class:`StoreFailed` (nothing of the transaction is kept)."""
         self._may_write()
         try:
-            async with self._engine.begin() as conn:
+            async with write_turn(self._engine), self._engine.begin() as conn:
                 written = await self._open_write(conn, changed)
                 yield conn
                 await self._close_write(conn, written)

@@ -1,5 +1,7 @@
 """The SQLite store, the embedded default: ``DATA_DIR/tilewall.db`` in WAL mode with
-``synchronous=FULL``, so a committed change survives a crash or a power cut."""
+``synchronous=FULL``, so a committed change survives a crash or a power cut: each commit
+is fsynced before it returns, and the host answers only after it. The host commits its
+changes in batches (:mod:`tilewall.host.commit`), one transaction and one fsync each."""
 
 from pathlib import Path
 from typing import Any
