@@ -354,9 +354,10 @@ def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> lis
             f"{h}## Switch fan-out",
             "",
             "From `PUT /api/zones/{id}/switch` sent to the last receiver of the zone holding a "
-            "`state` that shows the new source. The receivers are WebSocket clients in one "
-            "separate process (`bench/wsclients.py`, protocol v1: hello, pong, ack), which "
-            "also sends the PUT, so both ends are timed on one monotonic clock; "
+            "`state` (or `content`) that shows the new source. The receivers are WebSocket "
+            "clients in one separate process on uvloop (`bench/wsclients.py`, protocol v1: "
+            'hello with `features: ["content"]` as the receiver page says it, pong, ack), '
+            "which also sends the PUT, so both ends are timed on one monotonic clock; "
             f"{fo['server']}, switching between two Web Browser sources, "
             f"{results['settings'].get('fanout_switches')} switches per size. *ack* is the "
             "PUT's own answer time; *first* the first receiver told.",

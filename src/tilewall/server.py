@@ -2,6 +2,7 @@
 the ASGI server. This is the one place that builds a :class:`Host` from configuration."""
 
 import asyncio
+import gc
 import logging
 import os
 import secrets
@@ -23,7 +24,7 @@ from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
-from tilewall.receivers.routes import receiver_websocket
+from tilewall.receivers.routes import receiver_websocket, receivers_first
 from tilewall.receivers.virtual import VirtualReceiver
 from tilewall.store import is_postgres, open_store
 from tilewall.store.plays import PlayRecords
@@ -268,8 +269,25 @@ def make_app(
     return app
 
 
+#: how long after start-up what is loaded is frozen (``_settle``)
+SETTLE_AFTER_S = 2.0
+
+
 async def _nothing() -> None:
     return None
+
+
+def _settle() -> None:
+    """A moment after start-up (not in its way): what is loaded by then (the code, the
+    host's state) stays, so the garbage collector's full passes leave it out. They
+    otherwise walk all of it every few pushes to a thousand receivers, a pause of tens of
+    milliseconds each."""
+
+    def freeze() -> None:
+        gc.collect()
+        gc.freeze()
+
+    asyncio.get_running_loop().call_later(SETTLE_AFTER_S, freeze)
 
 
 async def _start_demo(host: Host, hub: Hub, virtual: list[VirtualReceiver]) -> None:
@@ -311,12 +329,15 @@ def run(
     app = make_app(
         data_dir, demo, session_idle_seconds, config, address=advertised(bind, port, config)
     )
+    # receivers' connections go to the hub straight from the server (receivers/routes.py)
+    served = receivers_first(app, app.state.hub)
+    app.on_startup.append(_settle)
     if server == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian
 
         granian = Granian(
-            app,
+            served,
             address=bind,
             port=port,
             interface=Interfaces.ASGI,
@@ -328,12 +349,19 @@ def run(
     import uvicorn
 
     uvicorn.run(
-        app,
+        served,
         host=bind,
         port=port,
         log_level="warning",
         proxy_headers=False,
         ws_max_size=1024 * 1024,
+        # no permessage-deflate: its compressor costs every connection some hundreds of
+        # KB (a thousand receivers: most of the host's memory) and every text written
+        # a compression of its own, where receivers are on the local network
+        ws_per_message_deflate=False,
+        # the hub pings every receiver each second (receivers/liveness.py): no timer of
+        # the server's own per connection
+        ws_ping_interval=None,
         ssl_certfile=tls.cert if tls else None,
         ssl_keyfile=tls.key if tls else None,
     )

@@ -233,3 +233,21 @@ async def test_a_burst_is_answered_in_full_while_the_excess_is_dropped() -> None
                     answered.append((await recv(ws, "time", timeout=0.5))["t0"])
             assert len(answered) >= hub.limits.burst - 1, len(answered)
             assert hub.online("seat-a"), "a reading receiver is not closed for its burst"
+
+
+async def test_a_receiver_whose_hello_waits_for_the_host_is_not_silent() -> None:
+    """The host records hellos one change at a time: a thousand receivers connecting at
+    once wait their turn, longer than a silent receiver is given."""
+
+    class SlowHost(FakeHost):
+        async def station_hello(self, *args: Any) -> None:
+            await asyncio.sleep(0.8)
+            await super().station_hello(*args)
+
+    limits = Limits(ping_interval_s=0.05, offline_after_s=0.3)
+    async with (
+        serve(SlowHost(), limits) as (hub, port),
+        websockets.connect(f"ws://127.0.0.1:{port}/receiver/ws") as ws,
+    ):
+        welcome = await hello(ws)
+        assert welcome["seatId"] == "seat-a" and hub.online("seat-a")

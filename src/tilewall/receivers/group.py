@@ -40,8 +40,9 @@ async def let_go(hub: "Hub", session: Session) -> bool:
 async def changed(hub: "Hub") -> None:
     """The host's group changed: tell every receiver; a standby lets them all go."""
     told = message(hub.port)
+    text = p.encode(told) if told is not None else None  # one text for every receiver
     for session in hub.sessions():
-        if told is not None and session.seat_id is not None:
-            hub.send(session, told)
+        if text is not None and session.seat_id is not None:
+            hub.send_text(session, text, now=True)
         if not hub.port.serving():
             await hub.close(session, CLOSE_STANDBY)

@@ -1,7 +1,9 @@
 """The hub: one session per receiver connection, keyed by seat id once it said hello.
 
-It pushes each receiver its render description when that changes, answers clock sync,
-pings for liveness, and drops malformed or hostile frames with a log line. It talks to
+It pushes each receiver its render description when that changes (``fanout``: each
+distinct description computed and encoded once, one text written to every receiver that
+shows it), answers clock sync, pings for liveness (``liveness``), and drops malformed or
+hostile frames with a log line. It talks to
 the host only through ``HostPort`` and to a connection only through ``Link``
 (``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
 one code path.
@@ -20,18 +22,18 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from tilewall.host.playback.render import RenderState, describe
+from tilewall.host.playback.render import RenderState
 from tilewall.host.state import Event
-from tilewall.receivers import greeting, group
+from tilewall.receivers import greeting, group, liveness
 from tilewall.receivers import protocol as p
 from tilewall.receivers import protocol_agent as pa
 from tilewall.receivers.agents import AgentDesk
 from tilewall.receivers.changes import Changes
+from tilewall.receivers.fanout import Fanout
 from tilewall.receivers.ports import HostPort, Link, OpenStations, StationPort
 from tilewall.receivers.revisions import Revisions
 from tilewall.receivers.session import (
     CLOSE_NORMAL,
-    CLOSE_OFFLINE,
     CLOSE_POLICY,
     CLOSE_REPLACED,
     CLOSE_STANDBY,
@@ -52,20 +54,21 @@ class Hub:
     ) -> None:
         self.port = port
         self.limits = limits or Limits()
-        self._monotonic = monotonic
+        self.monotonic = monotonic
         self.stations: StationPort = stations or OpenStations()
         self._sessions: set[Session] = set()
         #: the page of each seat
         self._by_seat: dict[str, Session] = {}
         #: the agent of each seat
-        self.agents = AgentDesk(self.stations, self._send_text, self.limits.agent_command_s)
+        self.agents = AgentDesk(self.stations, self.send_text, self.limits.agent_command_s)
         self._replaced = greeting.Replacements(monotonic)
         self._revisions = Revisions()
+        self._fanout = Fanout(port, self._revisions, self._of_seat, self._write_now)
+        #: told (seconds, receivers sent to) after each push of a change, for metrics
+        self.push_observers = self._fanout.observers
         self._changes = Changes()
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe: Callable[[], None] | None = None
-        #: told (seconds, receivers sent to) after each push of a change, for metrics
-        self.push_observers: list[Callable[[float, int], None]] = []
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -74,7 +77,7 @@ class Hub:
         self._unsubscribe = self.port.subscribe(self._on_event)
         self._tasks = [
             asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
-            asyncio.create_task(self._liveness_loop(), name="receiver-hub-liveness"),
+            asyncio.create_task(liveness.watch(self), name="receiver-hub-liveness"),
         ]
 
     async def stop(self) -> None:
@@ -121,15 +124,7 @@ class Hub:
         return self._revisions.rev(seat_id)
 
     def describe(self, seat_id: str) -> RenderState:
-        port = self.port
-        return describe(
-            port.state,
-            seat_id,
-            media=port.media,
-            overlays=port.overlays(),
-            host=port.host_info(),
-            now_ms=port.now_ms(),
-        )
+        return self._fanout.describe(seat_id)
 
     # --- commands from the host -----------------------------------------------------------
 
@@ -184,7 +179,7 @@ class Hub:
     def open(self, link: Link, ip: str, trusted: bool = False) -> Session:
         """A new connection. ``trusted``: in-process (a virtual receiver), admitted to its
         station without a key."""
-        session = Session.open(link, ip, self._monotonic(), self.limits)
+        session = Session.open(link, ip, self.monotonic(), self.limits)
         session.trusted = trusted
         session.start_writer(self._send_failed)
         self._sessions.add(session)
@@ -222,7 +217,7 @@ class Hub:
         """Handle one frame from the receiver. Never raises for anything the peer sends."""
         if session.closed or session.closing:
             return
-        now = self._monotonic()
+        now = self.monotonic()
         session.last_rx = now
         if not self._admit(session, now):
             return
@@ -259,7 +254,7 @@ class Hub:
             pass
         elif isinstance(message, p.Status):
             session.status = message
-            session.status_at = self._monotonic()
+            session.status_at = self.monotonic()
         elif isinstance(message, p.Ack):
             session.acked_rev = message.rev
         else:
@@ -276,6 +271,19 @@ class Hub:
             session.drop("hello of a page without its screen")
             return
         session.role = hello.role
+        session.shares = p.CONTENT in hello.features
+        session.greeting_since = self.monotonic()
+        try:
+            await self._greet(session, hello)
+        finally:
+            session.greeting_since = None
+            session.last_rx = max(session.last_rx, self.monotonic())
+
+    async def _greet(self, session: Session, hello: p.Hello) -> None:
+        """Admit the connection to its station, record what it said, welcome it. The
+        host may take a while (its changes are one at a time): meanwhile the connection
+        does not count as silent."""
+        seat = hello.seat_id
         if not session.trusted and not await self.stations.admit(seat, hello.key):
             state = greeting.refuse(session, seat, self.port.host_info())
             self._welcome(session, seat, state, greeting.REFUSED)
@@ -332,42 +340,26 @@ class Hub:
                 log.exception("receiver hub: push failed")
 
     def _push(self, every: bool, displays: set[int]) -> None:
-        started = time.perf_counter()
-        sent = 0
-        stations = self.port.state.stations
-        for seat in self.online_seats():
-            station = stations.get(seat)
-            affected = (
-                every
-                or station is None
-                or not station.locked
-                or station.display_id is None
-                or station.display_id in displays
-            )
-            if not affected:
-                continue
-            state = self.describe(seat)
-            rev, new = self._revisions.record(seat, state)
-            if new:
-                for session in self._of_seat(seat):
-                    self._send(session, p.StateUpdate(rev=rev, state=state))
-                    sent += 1
-        for observer in self.push_observers:
-            observer(time.perf_counter() - started, sent)
+        self._fanout.push(self._fanout.affected(self.online_seats(), every, displays))
 
     # --- sending ------------------------------------------------------------------------
 
     def _send(self, session: Session, message: p.HostMessage) -> None:
-        self._send_text(session, p.encode(message))
+        self.send_text(session, p.encode(message))
 
-    def _send_text(self, session: Session, text: str) -> bool:
+    def send_text(self, session: Session, text: str, now: bool = False) -> bool:
+        """Send ``text`` to ``session`` (``now``: written at once if nothing waits; the
+        fan-out's); False: closed, or closing as it does not read."""
         if session.closed or session.closing:
             return False
-        if not session.queue(text):
+        if not session.queue(text, now):
             log.warning("receiver %s: not reading its messages; closing", session.who)
             self._close_later(session, CLOSE_POLICY)
             return False
         return True
+
+    def _write_now(self, session: Session, text: str) -> bool:
+        return self.send_text(session, text, now=True)
 
     def _send_failed(self, session: Session, error: Exception) -> None:
         log.info("receiver %s: send failed (%s); closing", session.who, error)
@@ -385,20 +377,6 @@ class Hub:
     def _forget(self, task: asyncio.Task[None]) -> None:
         with contextlib.suppress(ValueError):
             self._tasks.remove(task)
-
-    # --- liveness -----------------------------------------------------------------------
-
-    async def _liveness_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.limits.ping_interval_s)
-            now = self._monotonic()
-            for session in list(self._sessions):
-                if now - session.last_rx > self.limits.offline_after_s:
-                    log.info("receiver %s stopped answering; offline", session.who)
-                    await self.close(session, CLOSE_OFFLINE)
-                elif session.seat_id is not None:
-                    session.ping_id += 1
-                    self._send(session, p.Ping(id=session.ping_id))
 
     # --- hostile input ----------------------------------------------------------------------
 

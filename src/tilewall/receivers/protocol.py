@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from tilewall.host.playback.render import RenderState
+from tilewall.host.playback.render_content import Content
 
 VERSION = 1
 #: the largest frame a receiver may send; larger ones are dropped unread
@@ -29,6 +30,9 @@ V = Literal[1]
 Role = Literal["page", "agent"]
 #: a station key as the host hands it out (``Key``) and a connection shows it (``Hello``)
 StationKey = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
+Feature = Annotated[str, Meta(max_length=64)]
+#: the receiver understands ``content`` messages (``ContentUpdate``)
+CONTENT = "content"
 
 
 class ScreenSize(msgspec.Struct, frozen=True):
@@ -44,7 +48,8 @@ class Hello(msgspec.Struct, frozen=True, tag="hello", tag_field="type", rename="
 
     ``screen`` is required of pages (the hub drops a page's hello without one); agents
     say ``role: "agent"``, what they can do (``power``, ``serialPort``, ``browser``), and
-    both show the station ``key`` once the host has handed them one."""
+    both show the station ``key`` once the host has handed them one. ``features``: the
+    optional messages the receiver understands (``content``); others are ignored."""
 
     v: V
     seat_id: SeatId
@@ -62,6 +67,7 @@ class Hello(msgspec.Struct, frozen=True, tag="hello", tag_field="type", rename="
     serial_port: ShortText = ""
     #: agents: whether they keep the kiosk browser running
     browser: bool = False
+    features: Annotated[list[Feature], Meta(max_length=32)] = []
 
 
 class TimeRequest(msgspec.Struct, frozen=True, tag="time", tag_field="type"):
@@ -122,6 +128,25 @@ class StateUpdate(msgspec.Struct, frozen=True, tag="state", tag_field="type"):
     v: int = VERSION
 
 
+class ContentUpdate(msgspec.Struct, frozen=True, tag="content", tag_field="type"):
+    """The receiver's render state is the last one it was given with ``content`` replaced.
+    Sent instead of ``state`` to a receiver that said it understands it (``features``)
+    when nothing but the content changed, so every receiver of a zone, mirror group or
+    display is sent the same bytes; ``rev`` is the same for all of them."""
+
+    rev: int
+    content: Content | None
+    v: int = VERSION
+
+
+class ContentOut(msgspec.Struct, frozen=True, tag="content", tag_field="type"):
+    """``ContentUpdate`` as the hub encodes it: the content already encoded, once."""
+
+    rev: int
+    content: msgspec.Raw
+    v: int = VERSION
+
+
 class TimeReply(msgspec.Struct, frozen=True, tag="time", tag_field="type"):
     """``t1``: host clock at receipt of the request, ``t2``: host clock at reply."""
 
@@ -166,12 +191,14 @@ class Key(msgspec.Struct, frozen=True, tag="key", tag_field="type"):
     v: int = VERSION
 
 
-HostMessage = Welcome | StateUpdate | TimeReply | Ping | Reset | Reload | Group | Key
+HostMessage = (
+    Welcome | StateUpdate | ContentUpdate | TimeReply | Ping | Reset | Reload | Group | Key
+)
 
 receiver_decoder: msgspec.json.Decoder[ReceiverMessage] = msgspec.json.Decoder(ReceiverMessage)
 host_decoder: msgspec.json.Decoder[HostMessage] = msgspec.json.Decoder(HostMessage)
 encoder = msgspec.json.Encoder()
 
 
-def encode(message: HostMessage | ReceiverMessage) -> str:
+def encode(message: HostMessage | ContentOut | ReceiverMessage) -> str:
     return encoder.encode(message).decode()

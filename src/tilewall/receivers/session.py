@@ -1,13 +1,14 @@
-"""One receiver connection as the hub keeps it: the queue of texts to send and the task
-that writes them, the token bucket its messages pass, and what the receiver said."""
+"""One receiver connection as the hub keeps it: what it is sent (``outbox``), the token
+bucket its messages pass, and what the receiver said. A thousand of them are connected
+at once, so a session is small: slots, and no task or queue of its own while nothing
+waits to be written."""
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tilewall.receivers import protocol as p
+from tilewall.receivers.outbox import Outbox
 from tilewall.receivers.ports import Link
 
 log = logging.getLogger("tilewall.receivers.hub")
@@ -35,12 +36,16 @@ class Limits:
     burst: float = 80.0
     #: dropped flood messages after which the connection is closed
     flood_close_after: int = 2000
-    #: messages queued for one receiver before it counts as not reading. Above the burst:
-    #: the replies to a permitted burst are queued before the writer gets to run.
+    #: messages waiting for one receiver (behind a write its socket did not take at once)
+    #: before it counts as not reading. Above the burst: the replies to a permitted burst
+    #: may all be waiting.
     outbox: int = 256
+    #: a connection whose hello the host is still recording (behind other changes) is
+    #: not counted silent for up to this long
+    greeting_s: float = 60.0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Session:
     link: Link
     ip: str
@@ -48,6 +53,7 @@ class Session:
     last_rx: float
     tokens: float
     refilled: float
+    outbox: Outbox
     seat_id: str | None = None
     #: "page" or "agent", as it said in its hello
     role: str = "page"
@@ -66,13 +72,14 @@ class Session:
     acked_rev: int = 0
     status: p.Status | None = None
     status_at: float = 0.0
-    ping_id: int = 0
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
-    writer: asyncio.Task[None] | None = None
+    #: told ``content`` messages (it said so in its hello), else whole ``state``s
+    shares: bool = False
+    #: when its hello began to be recorded (None: not now)
+    greeting_since: float | None = None
 
     @classmethod
     def open(cls, link: Link, ip: str, now: float, limits: Limits) -> "Session":
-        """A new connection with a full bucket; its writer is not started yet."""
+        """A new connection with a full bucket."""
         return cls(
             link=link,
             ip=ip,
@@ -80,7 +87,7 @@ class Session:
             last_rx=now,
             tokens=limits.burst,
             refilled=now,
-            outbox=asyncio.Queue(max(limits.outbox, int(limits.burst) + 64)),
+            outbox=Outbox(link.send_text, max(limits.outbox, int(limits.burst) + 64)),
         )
 
     @property
@@ -122,48 +129,18 @@ class Session:
 
     # --- sending ------------------------------------------------------------------------
 
-    def queue(self, text: str) -> bool:
-        """Queue ``text`` for the writer; False if the receiver is not reading."""
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            return False
-        return True
+    def queue(self, text: str, now: bool = False) -> bool:
+        """Send ``text`` after what waits (``now``: at once if nothing does); False if
+        the receiver is not reading."""
+        return self.outbox.put(text, now)
 
     def start_writer(self, broken: Callable[["Session", Exception], None]) -> None:
-        """Send queued texts in order; a failed send calls ``broken`` and ends the writer."""
-        self.writer = asyncio.create_task(self._write(broken))
+        """A failed send calls ``broken``; nothing more is sent after it."""
+        self.outbox.on_broken(lambda error: broken(self, error))
 
     async def drain(self, timeout_s: float) -> None:
-        """Let the writer send what is queued (at most ``timeout_s``), then end it."""
-        writer = self.writer
-        if writer is None or writer.done() or not self.queue_end():
-            return
-        with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
-            async with asyncio.timeout(timeout_s):
-                await asyncio.shield(writer)
-
-    def queue_end(self) -> bool:
-        try:
-            self.outbox.put_nowait(None)
-        except asyncio.QueueFull:
-            return False
-        return True
+        """Let what waits be sent (at most ``timeout_s``)."""
+        await self.outbox.drain(timeout_s)
 
     async def stop_writer(self) -> None:
-        writer = self.writer
-        if writer is not None and writer is not asyncio.current_task():
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-
-    async def _write(self, broken: Callable[["Session", Exception], None]) -> None:
-        while True:
-            text = await self.outbox.get()
-            if text is None:
-                return
-            try:
-                await self.link.send_text(text)
-            except Exception as error:
-                broken(self, error)
-                return
+        await self.outbox.stop()

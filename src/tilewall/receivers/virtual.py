@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from msgspec.structs import replace
+
 from tilewall.host.playback.render import RenderState
 from tilewall.host.playback.render_content import SignageSource
 from tilewall.host.playback.schedule import Item, locate
@@ -128,6 +130,7 @@ class VirtualReceiver:
             firmware=FIRMWARE,
             name=self.name,
             rev=self.rev,
+            features=[p.CONTENT],
         )
         await self._send(hello)
         for _ in range(4):
@@ -210,6 +213,11 @@ class VirtualReceiver:
         if isinstance(message, p.Welcome | p.StateUpdate):
             self.state, self.rev = message.state, message.rev
             await self._send(p.Ack(v=1, rev=message.rev))
+        elif isinstance(message, p.ContentUpdate):
+            if self.state is not None:
+                self.state = replace(self.state, content=message.content)
+                self.rev = message.rev
+                await self._send(p.Ack(v=1, rev=message.rev))
         elif isinstance(message, p.Ping):
             if self.responsive:
                 await self._send(p.Pong(v=1, id=message.id))

@@ -28,6 +28,10 @@ from tilewall.host.state import Core, Event
 log = logging.getLogger(__name__)
 
 RETENTION_SETTING = "playlog_retention_days"
+#: the plays of a change are written this long after it, with those of the changes that
+#: follow closely: a switch of a thousand displays is two thousand rows, and writing them
+#: must not run before the receivers are told (reads merge what waits, ``plays``)
+WRITE_AFTER_S = 0.05
 DEFAULT_RETENTION_DAYS = 90
 MAX_RETENTION_DAYS = 3660
 DAY_MS = 24 * 3600 * 1000
@@ -164,6 +168,7 @@ class PlayLog:
             self._writer = loop.create_task(self._write())
 
     async def _write(self) -> None:
+        await asyncio.sleep(WRITE_AFTER_S)
         while self._pending:
             batch = list(self._pending.values())
             try:

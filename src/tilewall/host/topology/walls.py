@@ -83,16 +83,26 @@ def station_type(state: State, display_id: int) -> str:
 
 def bounding_box(geometries: list[Geometry]) -> tuple[float, float, float, float]:
     """Axis-aligned (left, top, right, bottom) of rotated rectangles."""
+    # a zone's box is recomputed after every change (a thousand monitors): unrotated
+    # monitors, the usual case, take the short way, with the same result
     left = top = math.inf
     right = bottom = -math.inf
     for g in geometries:
-        a = math.radians(g.rotationDegrees)
-        half_w = (abs(g.width * math.cos(a)) + abs(g.height * math.sin(a))) / 2
-        half_h = (abs(g.width * math.sin(a)) + abs(g.height * math.cos(a))) / 2
-        left = min(left, g.centerX - half_w)
-        right = max(right, g.centerX + half_w)
-        top = min(top, g.centerY - half_h)
-        bottom = max(bottom, g.centerY + half_h)
+        if g.rotationDegrees:
+            a = math.radians(g.rotationDegrees)
+            half_w = (abs(g.width * math.cos(a)) + abs(g.height * math.sin(a))) / 2
+            half_h = (abs(g.width * math.sin(a)) + abs(g.height * math.cos(a))) / 2
+        else:
+            half_w, half_h = abs(g.width) / 2, abs(g.height) / 2
+        x, y = g.centerX, g.centerY
+        if x - half_w < left:
+            left = x - half_w
+        if x + half_w > right:
+            right = x + half_w
+        if y - half_h < top:
+            top = y - half_h
+        if y + half_h > bottom:
+            bottom = y + half_h
     return left, top, right, bottom
 
 

@@ -244,7 +244,7 @@ function resolutions(own) {
 function hello() {
   const dpr = devicePixelRatio || 1;
   const screenSize = { width: Math.max(1, Math.round(screen.width * dpr)), height: Math.max(1, Math.round(screen.height * dpr)) };
-  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: resolutions(screenSize), model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev };
+  const message = { type: "hello", seatId: seat, screen: screenSize, resolutions: resolutions(screenSize), model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev, features: ["content"] };
   const name = query.get("name");
   if (name) message.name = name.slice(0, 256);
   const key = stationKey();
@@ -279,6 +279,11 @@ function onMessage(event) {
       break;
     case "state":
       apply(onHost(m.state), m.rev);
+      send({ type: "ack", rev: m.rev });
+      break;
+    case "content": // the last state with its content replaced (the same text for a whole zone)
+      if (!state) break;
+      apply({ ...state, content: onHost(m.content) }, m.rev);
       send({ type: "ack", rev: m.rev });
       break;
     case "group":
