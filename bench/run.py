@@ -1,8 +1,10 @@
 """tilewall benchmarks: interface throughput and latency against the stack's ceiling and
 Prism, with uvicorn and granian, at 10/100/1000 displays; memory and start-up; durable
 writes; growth; receivers (switch fan-out over WebSockets, wall sync in Chromium, memory
-with receivers, bench/receivers.py). Writes bench/results/<date>.json and .md (+ plots),
-updates BENCHMARKS.md.
+with receivers, bench/receivers.py); PostgreSQL (the interface on PostgreSQL beside
+SQLite, and the takeover of a group of two hosts with 100 and 1,000 receivers,
+bench/postgres.py). Writes bench/results/<date>.json and .md (+ plots), updates
+BENCHMARKS.md.
 
     python bench/run.py            # the full set (make bench), about 15 minutes
     python bench/run.py --quick    # one run of each, shorter loads (make bench-quick)
@@ -35,7 +37,7 @@ import psutil
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import receivers
+from bench import postgres, receivers
 from bench.loadgen import Operation, Request, run_wrk, wrk_path, wrk_version
 from bench.procs import (
     BENCH,
@@ -103,6 +105,17 @@ class Settings:
     sync_play_s: float = 30.0
     sync_after_s: float = 6.0
     sync_settle_timeout_s: float = 8.0
+    #: PostgreSQL (bench/postgres.py): the interface on PostgreSQL beside SQLite, on the
+    #: default server, at ``store_displays`` displays, operations ``store_ops``
+    postgres: bool = True
+    store_displays: int = 100
+    store_ops: list[str] = field(
+        default_factory=lambda: ["displays", "zones", "zone_switch", "display_tag"]
+    )
+    #: the takeover of a group of two hosts, with this many receivers, runs of each
+    takeover_receivers: list[int] = field(default_factory=lambda: [100, 1000])
+    takeover_runs: int = 3
+    takeover_timeout_s: float = 60.0
     quick: bool = False
 
 
@@ -117,6 +130,7 @@ QUICK = Settings(
     fanout_connect_timeout_s=60.0,
     sync_play_s=8.0,
     sync_after_s=3.0,
+    takeover_runs=1,
     quick=True,
 )
 
@@ -137,6 +151,12 @@ def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
     for s in settings.durable_sources:
         jobs[f"durable-{s}"] = (settings.durable_displays, s, False)
     jobs.update(receivers.seed_jobs(settings))
+    if settings.postgres:
+        jobs[f"store-{settings.store_displays}"] = (
+            settings.store_displays,
+            settings.sources,
+            False,
+        )
     procs: dict[str, subprocess.Popen[bytes]] = {}
     dirs: dict[str, Path] = {}
     for key, (displays, sources, one_zone) in jobs.items():
@@ -428,6 +448,97 @@ def bench_durable(settings: Settings, seeds: dict[str, Path], work: Path) -> dic
     return out
 
 
+def store_operations(seeded: Seeded) -> dict[str, Operation]:
+    return {**operations(seeded), "display_tag": tag_operation(seeded)}
+
+
+def bench_stores(settings: Settings, seeds: dict[str, Path], work: Path, pg: Any) -> dict[str, Any]:
+    """The interface on PostgreSQL (a lone member of its database's group: every write
+    fenced, logged and announced to standbys) beside SQLite, the same topology seeded
+    the same way, the same operations, in the same rounds, on the default server."""
+    n = settings.store_displays
+    seed_dir = seeds[f"store-{n}"]
+    url, _ = postgres.seed_database(pg, work / "seed" / f"store-pg-{n}", n, settings.sources)
+    procs = {
+        "sqlite": tilewall_proc(seed_dir, work, DEFAULT_SERVER, f"store-sqlite-{n}"),
+        "postgres": postgres.member_proc(url, work, f"store-postgres-{n}", DEFAULT_SERVER),
+    }
+    ops = store_operations(Seeded.read(seed_dir))
+    names = [name for name in settings.store_ops if name in ops]
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    with running(list(procs.values())):
+        cookies = {store: login(p.base_url, ADMIN, PASSWORD) for store, p in procs.items()}
+
+        def load(store: str, name: str, seconds: int) -> dict[str, Any]:
+            proc = procs[store]
+            result = run_wrk(
+                proc.base_url, ops[name], cookies[store], seconds, settings.connections, work
+            )
+            result["settle_s"] = proc.settle()
+            return result
+
+        if settings.warmup_s > 0:
+            for store in procs:
+                for name in names:
+                    load(store, name, settings.warmup_s)
+        for r in range(settings.runs):
+            log(f"interface on PostgreSQL and SQLite, round {r + 1}/{settings.runs}")
+            for name in names:
+                for store in procs:
+                    rows.setdefault((store, name), []).append(
+                        load(store, name, settings.duration_s)
+                    )
+        rss = {store: p.rss_bytes() / 2**20 for store, p in procs.items()}
+    out: dict[str, Any] = {
+        "status": "measured",
+        "server": DEFAULT_SERVER,
+        "displays": n,
+        "sources": settings.sources,
+        "ops": {},
+        "rss_after_load_mb": rss,
+    }
+    for name in names:
+        sqlite_runs, pg_runs = rows[("sqlite", name)], rows[("postgres", name)]
+        out["ops"][name] = {
+            "sqlite": summarise(sqlite_runs),
+            "postgres": summarise(pg_runs),
+            "postgres_vs_sqlite": stats(
+                p["rps"] / q["rps"] for p, q in zip(pg_runs, sqlite_runs, strict=True) if q["rps"]
+            ),
+        }
+    with contextlib.suppress(Exception):
+        pg.drop_database(url)
+    return out
+
+
+def bench_postgres(
+    settings: Settings, seeds: dict[str, Path], work: Path, progress: Callable[[str], None]
+) -> dict[str, Any]:
+    """Everything on PostgreSQL, on one server of its own (skipped without PostgreSQL)."""
+    skipped = {"status": "skipped"}
+    if not settings.postgres:
+        return {"interface": skipped, "takeover": skipped}
+    reason = postgres.missing()
+    if reason is not None:
+        progress(f"PostgreSQL benchmarks skipped: {reason}")
+        return {
+            "interface": {**skipped, "reason": reason},
+            "takeover": {**skipped, "reason": reason},
+        }
+    out: dict[str, Any] = {}
+    with postgres.server() as pg:
+        progress("interface on PostgreSQL beside SQLite")
+        try:
+            out["interface"] = bench_stores(settings, seeds, work, pg)
+        except Exception as error:  # reported, not fatal to the other benchmarks
+            out["interface"] = {"status": "failed", "error": f"{type(error).__name__}: {error}"}
+        if settings.takeover_receivers and settings.receivers:
+            out["takeover"] = postgres.takeover(settings, pg, work, progress)
+        else:
+            out["takeover"] = skipped
+    return out
+
+
 def fanout_growth(receiver_results: dict[str, Any] | None) -> dict[str, Any]:
     """Switch fan-out at the most receivers divided by the same at the fewest, per layout."""
     out: dict[str, Any] = {}
@@ -611,6 +722,8 @@ def run(
         durable = bench_durable(settings, seeds, work)
         progress("receivers")
         receiver_results = receivers.all_receiver_benchmarks(settings, seeds, work, progress)
+        progress("PostgreSQL")
+        postgres_results = bench_postgres(settings, seeds, work, progress)
         results: dict[str, Any] = {
             "schema": 1,
             "label": label,
@@ -627,6 +740,7 @@ def run(
             "durable_writes": durable,
             "growth": growth(interface, startup, settings, receiver_results),
             "receivers": receiver_results,
+            "postgres": postgres_results,
         }
         results["elapsed_s"] = time.time() - started
         results["machine"]["load_average_1m"] = {
@@ -658,6 +772,14 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
     parser.add_argument("--no-prism", action="store_true", help="skip the Prism comparison")
     parser.add_argument("--no-receivers", action="store_true", help="skip the receiver benchmarks")
     parser.add_argument(
+        "--no-postgres",
+        action="store_true",
+        help="skip the PostgreSQL benchmarks (interface beside SQLite, takeover)",
+    )
+    parser.add_argument(
+        "--takeover-receivers", help="receiver counts of the takeover, comma separated (100,1000)"
+    )
+    parser.add_argument(
         "--only-receivers",
         action="store_true",
         help="only the receiver benchmarks (the interface benchmarks with tiny settings)",
@@ -688,6 +810,10 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
         settings.prism = False
     if args.no_receivers:
         settings.receivers = False
+    if args.no_postgres:
+        settings.postgres = False
+    if args.takeover_receivers:
+        settings.takeover_receivers = [int(x) for x in args.takeover_receivers.split(",")]
     if args.only_receivers:
         settings = replace(
             settings,
@@ -704,6 +830,8 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
             durable_duration_s=1,
             ceiling=False,
             prism=False,
+            store_displays=4,
+            store_ops=["zones"],
         )
     return settings, args
 

@@ -4,7 +4,9 @@ N receivers say hello and are locked (N displays); every four displays form a 2x
 wall with one zone over the whole wall (displays left over stay standalone), or with
 ``--one-zone`` all N displays form one wall (a grid) with one zone over all of it; a
 number of Web Browser sources complete the catalogue. The admin user gets a known password so the
-runner can log in. What was created is written to ``DATA_DIR/bench-seed.json``.
+runner can log in. What was created is written to ``DATA_DIR/bench-seed.json``; with
+``--database`` the state goes into that PostgreSQL database instead of SQLite in
+``DATA_DIR`` (as a host started with ``--database`` keeps it).
 """
 
 from __future__ import annotations
@@ -104,8 +106,10 @@ async def seed_host(host: Host, displays: int, sources: int, one_zone: bool = Fa
     return out
 
 
-async def _seed(data_dir: Path, displays: int, sources: int, one_zone: bool) -> Seeded:
-    host = await open_host(data_dir)
+async def _seed(
+    data_dir: Path, displays: int, sources: int, one_zone: bool, database: str | None
+) -> Seeded:
+    host = await open_host(data_dir, database=database)
     try:
         seeded = await seed_host(host, displays, sources, one_zone)
     finally:
@@ -114,12 +118,19 @@ async def _seed(data_dir: Path, displays: int, sources: int, one_zone: bool) -> 
     return seeded
 
 
-def seed(data_dir: Path, displays: int, sources: int = 20, one_zone: bool = False) -> Seeded:
-    """A fresh data directory at ``data_dir`` (anything there is removed) with the topology."""
+def seed(
+    data_dir: Path,
+    displays: int,
+    sources: int = 20,
+    one_zone: bool = False,
+    database: str | None = None,
+) -> Seeded:
+    """A fresh data directory at ``data_dir`` (anything there is removed) with the topology
+    (in the empty PostgreSQL database ``database`` if given)."""
     if data_dir.exists():
         shutil.rmtree(data_dir)
     data_dir.mkdir(parents=True)
-    return asyncio.run(_seed(data_dir, displays, sources, one_zone))
+    return asyncio.run(_seed(data_dir, displays, sources, one_zone, database))
 
 
 def main() -> None:
@@ -130,8 +141,11 @@ def main() -> None:
     parser.add_argument(
         "--one-zone", action="store_true", help="all displays in one wall with one zone"
     )
+    parser.add_argument(
+        "--database", help="postgresql://... : seed this (empty) database instead of SQLite"
+    )
     args = parser.parse_args()
-    seeded = seed(args.data_dir, args.displays, args.sources, args.one_zone)
+    seeded = seed(args.data_dir, args.displays, args.sources, args.one_zone, args.database)
     print(
         f"seeded {len(seeded.displays)} displays, {len(seeded.walls)} walls, "
         f"{len(seeded.sources)} sources"

@@ -1,11 +1,19 @@
 """Many receivers over real WebSockets, in a process of their own, and what they see.
 
 Each receiver speaks protocol v1 (docs/protocol.md): it says hello with its seat id
-(and that it understands ``content``, as the receiver page does), answers pings, acks
-each revision and records when each ``welcome``/``state``/``content`` arrived and which
-source it shows. The same process issues the zone switches (tilewall.client,
-from a worker thread so the event loop keeps receiving) and samples the host's resident
-memory, so every time is taken on one monotonic clock.
+(the station key the host handed it, and that it understands ``content``, as the
+receiver page does), answers pings, acks each revision and records when each
+``welcome``/``state``/``content`` arrived and which source it shows. The same process
+issues the zone switches (tilewall.client, from a worker thread so the event loop keeps
+receiving) and samples the host's resident memory, so every time is taken on one
+monotonic clock.
+
+With ``follow_group`` the receivers follow the host's group as the receiver page does
+(receiver.js, docs/protocol.md ``group``): they keep the members and the active one the
+host tells them, and after a close they try the active member, then every member, then
+the host they started on, with the page's delays. ``takeover`` (bench/postgres.py) then
+kills the active host (``kill -9``) once they are all connected, writes to the standby
+until a write is accepted, and times the receivers back on the new active host.
 
     python bench/wsclients.py CONFIG.json   # prints the results as JSON on stdout
 
@@ -13,7 +21,9 @@ The configuration (JSON): ``base_url``, ``session`` (a session id), ``seats`` (s
 ids), ``host_pid``, ``memory_at`` (receiver counts at which to sample the host's RSS; 0:
 before any connects), ``zone`` and ``sources`` (the switch alternates between the two),
 ``switches``, ``switch_timeout_s``, ``connect_timeout_s``, ``stable_s``, ``zone_receivers`` (how many of
-the seats, from the first, are in the switched zone; default all).
+the seats, from the first, are in the switched zone; default all), ``follow_group``, and
+``takeover``: ``{"kill_pgid", "standby" (its base URL), "zone", "source", "zone_seats",
+"timeout_s"}``.
 """
 
 from __future__ import annotations
@@ -21,17 +31,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import random
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psutil
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from tilewall.client import ApiError, Client
+from tilewall.client.base import COOKIE
 
 HELLO_SCREEN = {"width": 1920, "height": 1080}
 #: receivers connecting at the same time
@@ -42,6 +57,16 @@ CONNECT_RATE = 100.0
 STABLE_S = 3.0
 #: pause between switches, so that each switch starts on a quiet host
 SWITCH_GAP_S = 0.3
+#: the receiver page's reconnection (receiver.js): backoff from 1 s doubling to 10 s,
+#: ±20 % jitter, after each full round of the candidates; 250 ms between candidates of
+#: a round; a connection not open within 3 s counts as failed; after a standby's close
+#: 4002 the active member at once (50 ms)
+BACKOFF_MIN_S = 1.0
+BACKOFF_MAX_S = 10.0
+BETWEEN_CANDIDATES_S = 0.25
+OPEN_TIMEOUT_S = 3.0
+CLOSE_STANDBY = 4002
+AFTER_STANDBY_S = 0.05
 
 
 def rss_mb(pid: int) -> float:
@@ -64,6 +89,55 @@ def source_in(content: dict[str, Any] | None) -> str | None:
 
 
 @dataclass
+class Route:
+    """Where one receiver connects next, chosen as the receiver page chooses (receiver.js:
+    ``candidates``, ``nextHost``, ``scheduleReconnect``)."""
+
+    origin: str
+    members: list[str] = field(default_factory=list)
+    active: str | None = None
+    at: str = ""
+    tried: int = 0
+    backoff_s: float = BACKOFF_MIN_S
+
+    def candidates(self) -> list[str]:
+        seen: list[str] = []
+        for address in (self.active, *self.members, self.origin):
+            if isinstance(address, str) and address.startswith("http") and address not in seen:
+                seen.append(address)
+        return seen
+
+    def next_host(self) -> str:
+        options = self.candidates()
+        self.at = options[self.tried % len(options)]
+        self.tried += 1
+        return self.at
+
+    def welcomed(self) -> None:
+        self.tried = 0
+        self.backoff_s = BACKOFF_MIN_S
+
+    def group(self, message: dict[str, Any]) -> None:
+        members = message.get("members")
+        self.members = (
+            [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+        )
+        active = message.get("active")
+        self.active = active if isinstance(active, str) else None
+
+    def delay_after(self, close_code: int | None) -> float:
+        """Seconds to wait before the next attempt, after a close with ``close_code``."""
+        if close_code == CLOSE_STANDBY and self.active and self.active != self.at:
+            self.tried = 0
+            return AFTER_STANDBY_S
+        if self.tried % len(self.candidates()) == 0:
+            delay = self.backoff_s * (0.8 + random.random() * 0.4)
+            self.backoff_s = min(self.backoff_s * 2, BACKOFF_MAX_S)
+            return delay
+        return BETWEEN_CANDIDATES_S
+
+
+@dataclass
 class Fleet:
     ws_url: str
     #: the source each seat shows and when (monotonic s) that last changed
@@ -79,6 +153,18 @@ class Fleet:
     stopping: bool = False
     #: the longest this process' event loop was late (its own load, not the host's)
     max_lag_s: float = 0.0
+    #: follow the host's group as the receiver page does (else: always ``ws_url``)
+    follow_group: bool = False
+    #: the host that last welcomed each seat, and when (monotonic s)
+    welcomed_by: dict[str, tuple[str, float]] = field(default_factory=dict)
+    #: hellos the host refused (a station's key not shown): should stay 0
+    refused: int = 0
+    #: connection attempts that failed (refused, timed out) before a hello
+    failed_attempts: int = 0
+    #: each seat's connection attempts: (host, when it started, monotonic s)
+    attempts: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    #: where each seat connects next, as its page would choose
+    routes: dict[str, Route] = field(default_factory=dict)
 
     def record(self, seat: str, source: str | None, at: float) -> None:
         if self.showing.get(seat) != source:
@@ -90,19 +176,47 @@ class Fleet:
                 self.done.set()
 
     async def receiver(self, seat: str, connected: asyncio.Semaphore) -> None:
-        """One receiver: connect, hello, answer; reconnect (bounded) after a close."""
+        """One receiver: connect, hello, answer; reconnect after a close (to the same
+        host, bounded; or following the group as the page does)."""
         rev = 0
-        for attempt in range(1000):
+        key: str | None = None  # the station key the host handed this receiver, if any
+        route = Route(self.ws_url.replace("ws://", "http://", 1).removesuffix("/receiver/ws"))
+        self.routes[seat] = route
+        code: int | None = None
+        for attempt in range(100_000 if self.follow_group else 1000):
             if self.stopping:
                 return
             if attempt:
                 self.reconnects += 1
-                await asyncio.sleep(min(0.5 * attempt, 5.0))
+                if self.follow_group:
+                    await asyncio.sleep(route.delay_after(code))
+                else:
+                    await asyncio.sleep(min(0.5 * attempt, 5.0))
+            code = None
+            if self.follow_group:
+                host = route.next_host()
+                url = host.replace("http://", "ws://", 1) + "/receiver/ws"
+            else:
+                host, url = route.origin, self.ws_url
+            if self.follow_group:
+                self.attempts.setdefault(seat, []).append((host, time.monotonic()))
+            # following a group, the first connections are paced by the host: at most
+            # CONNECT_CONCURRENCY hellos wait for their welcome at a time (a host on
+            # PostgreSQL writes each new receiver, and closes a hello it has not
+            # answered within 4 s as silent); later ones are devices of their own
+            paced = False
             try:
-                async with connected:
+                if self.follow_group and attempt:
                     ws = await connect(
-                        self.ws_url, ping_interval=None, max_size=2**20, open_timeout=60
+                        url, ping_interval=None, max_size=2**20, open_timeout=OPEN_TIMEOUT_S
                     )
+                elif self.follow_group:
+                    await connected.acquire()
+                    paced = True
+                    ws = await connect(url, ping_interval=None, max_size=2**20, open_timeout=60)
+                else:
+                    async with connected:
+                        ws = await connect(url, ping_interval=None, max_size=2**20, open_timeout=60)
                 hello = {
                     "v": 1,
                     "type": "hello",
@@ -114,6 +228,7 @@ class Fleet:
                     "rev": rev,
                     # told ``content`` (one text for the whole zone) instead of ``state``
                     "features": ["content"],
+                    **({"key": key} if key else {}),
                 }
                 async with ws:
                     await ws.send(json.dumps(hello))
@@ -123,8 +238,20 @@ class Fleet:
                         kind = message.get("type")
                         if kind == "ping":
                             await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
+                        elif kind == "key":
+                            key = message.get("key")
+                        elif kind == "group":
+                            route.group(message)
                         elif kind in ("welcome", "state", "content"):
                             rev = message["rev"]
+                            if kind == "welcome":
+                                route.welcomed()
+                                self.welcomed_by[seat] = (host, at)
+                                if message.get("refused"):
+                                    self.refused += 1
+                                if paced:
+                                    paced = False
+                                    connected.release()
                             if kind == "content":
                                 self.record(seat, source_in(message.get("content")), at)
                             else:
@@ -136,6 +263,10 @@ class Fleet:
                 self.closes[code] = self.closes.get(code, 0) + 1
             except (TimeoutError, OSError, WebSocketException):
                 self.closes[-1] = self.closes.get(-1, 0) + 1
+                self.failed_attempts += 1
+            finally:
+                if paced:
+                    connected.release()
             self.welcomed.discard(seat)
 
 
@@ -172,6 +303,7 @@ async def wait_for(predicate: Any, timeout_s: float, interval_s: float = 0.05) -
 async def main_async(config: dict[str, Any]) -> dict[str, Any]:
     base = config["base_url"]
     fleet = Fleet(base.replace("http://", "ws://", 1) + "/receiver/ws")
+    fleet.follow_group = bool(config.get("follow_group"))
     seats: list[str] = config["seats"]
     pid: int | None = config.get("host_pid")
     memory_at = sorted(set(config.get("memory_at") or []))
@@ -216,9 +348,13 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
         if switches:
             told = seats[: int(config.get("zone_receivers") or len(seats))]
             out["switches"] = await run_switches(fleet, config, told, switches)
+        if config.get("takeover"):
+            out["takeover"] = await run_takeover(fleet, config, seats)
         return out
     finally:
         out["reconnects"] = fleet.reconnects
+        out["refused"] = fleet.refused
+        out["failed_attempts"] = fleet.failed_attempts
         out["closes"] = {str(k): v for k, v in fleet.closes.items()}
         out["client_max_lag_ms"] = fleet.max_lag_s * 1e3
         if host is not None:
@@ -276,6 +412,115 @@ async def run_switches(
                 break
             await asyncio.sleep(SWITCH_GAP_S)
     return results
+
+
+def first_write(
+    client: httpx.Client, zone: str, source: str, since: float, deadline: float
+) -> dict[str, Any]:
+    """Switch ``zone`` to ``source`` through ``client`` again and again until a write is
+    accepted (200); when that answer came, seconds after ``since``, and the answers
+    before it."""
+    answers: dict[str, int] = {}
+    path = f"/api/zones/{zone}/switch"
+    while time.monotonic() < deadline:
+        sent = time.monotonic()
+        try:
+            answer = client.put(path, params={"destinationSourceId": source}, json={})
+        except httpx.TransportError as error:
+            answers[type(error).__name__] = answers.get(type(error).__name__, 0) + 1
+            time.sleep(0.02)
+            continue
+        if answer.status_code == 200:
+            return {
+                "at_s": time.monotonic() - since,
+                "sent_at_s": sent - since,
+                "answers_before": answers,
+            }
+        answers[str(answer.status_code)] = answers.get(str(answer.status_code), 0) + 1
+        time.sleep(0.02)
+    return {"error": "no write accepted in time", "answers_before": answers}
+
+
+async def run_takeover(fleet: Fleet, config: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """``kill -9`` the active host; times (from the kill) to the first write the standby
+    accepts, to every receiver welcomed by it (connected to the new active host and
+    told its state: the welcome carries it), and to the switched zone's receivers
+    showing what that write switched them to."""
+    plan = config["takeover"]
+    standby: str = plan["standby"]
+    zone_seats: list[str] = seats[: int(plan.get("zone_seats") or len(seats))]
+    target: str = plan["source"]
+    timeout = float(plan.get("timeout_s", 60))
+    # the operator's client is connected to the standby before the kill, as a console is
+    client = httpx.Client(base_url=standby, cookies={COOKIE: config["session"]}, timeout=5.0)
+    await asyncio.to_thread(client.get, "/api/group")
+    # a group formed a moment ago: the active member tells its receivers of the standby
+    # once it has seen it join (its next look at the group, within a second)
+    if not await wait_for(
+        lambda: all(standby in fleet.routes[s].members for s in seats), timeout, 0.01
+    ):
+        return {"error": "the receivers were never told of the standby"}
+    killed = time.monotonic()
+    os.killpg(int(plan["kill_pgid"]), signal.SIGKILL)
+    writing = asyncio.create_task(
+        asyncio.to_thread(first_write, client, plan["zone"], target, killed, killed + timeout)
+    )
+
+    def back() -> list[float]:
+        return [
+            at - killed
+            for host, at in (fleet.welcomed_by.get(s, ("", 0.0)) for s in seats)
+            if host == standby and at > killed
+        ]
+
+    def current() -> list[float]:
+        return [
+            fleet.arrived[s] - killed
+            for s in zone_seats
+            if fleet.showing.get(s) == target
+            and fleet.welcomed_by.get(s, ("", 0.0))[0] == standby
+            and fleet.arrived.get(s, 0.0) > killed
+        ]
+
+    reconnects = fleet.reconnects
+    all_back = await wait_for(lambda: len(back()) == len(seats), timeout, 0.01)
+    write = await writing
+    client.close()
+    all_current = await wait_for(lambda: len(current()) == len(zone_seats), 5.0, 0.01)
+    out: dict[str, Any] = {"receivers": len(seats), "zone_receivers": len(zone_seats)}
+    times = sorted(back())
+    out["back"] = len(times)
+    if times:
+        out["first_back_s"] = times[0]
+        out["median_back_s"] = times[len(times) // 2]
+        out["all_back_s"] = times[-1] if all_back else None
+    if "at_s" in write:
+        out["first_write_s"] = write["at_s"]
+        out["first_write_sent_s"] = write["sent_at_s"]
+    out["answers_before_write"] = write["answers_before"]
+    # when each receiver first tried the new active host (the page's schedule), and how
+    # long that host took to welcome it from then
+    tried = sorted(
+        min(at for host, at in fleet.attempts.get(s, []) if host == standby and at > killed)
+        - killed
+        for s in seats
+        if any(host == standby and at > killed for host, at in fleet.attempts.get(s, []))
+    )
+    if tried:
+        out["median_first_try_s"] = tried[len(tried) // 2]
+        out["last_first_try_s"] = tried[-1]
+    shown = sorted(current())
+    out["zone_current_s"] = shown[-1] if all_current and shown else None
+    out["reconnect_attempts"] = fleet.reconnects - reconnects
+    if not all_back:
+        out["error"] = (
+            f"{len(seats) - len(times)} of {len(seats)} receivers not back in {timeout} s"
+        )
+    elif "error" in write:
+        out["error"] = write["error"]
+    elif not all_current:
+        out["error"] = "the zone's receivers did not show the write after the takeover"
+    return out
 
 
 def main() -> None:

@@ -15,16 +15,18 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.postgres import missing as postgres_missing  # noqa: E402
 from bench.wallsync import chromium_available  # noqa: E402
 
 CHROMIUM_OK = chromium_available()
+POSTGRES_OK = postgres_missing() is None
 
 pytestmark = pytest.mark.skipif(
     shutil.which("wrk") is None, reason="wrk is not installed (make test installs it)"
 )
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(300)
 def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     from bench import run
 
@@ -56,6 +58,11 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
         sync_play_s=1.0,
         sync_after_s=0.3,
         sync_settle_timeout_s=1.0,
+        store_displays=4,
+        store_ops=["zones", "display_tag"],
+        takeover_receivers=[4],
+        takeover_runs=1,
+        takeover_timeout_s=30.0,
     )
     run.run(
         settings,
@@ -95,6 +102,23 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     summary = (tmp_path / "results" / "smoke.md").read_text()
     assert "Interface throughput and latency" in summary and "not yet measured" not in summary
     assert "Switch fan-out" in summary and "Memory with receivers" in summary
+    pg = stored["postgres"]
+    if POSTGRES_OK:
+        iface = pg["interface"]
+        assert iface["status"] == "measured", iface
+        for name in ("zones", "display_tag"):
+            for store in ("sqlite", "postgres"):
+                entry = iface["ops"][name][store]
+                assert entry["runs"][0]["requests"] > 0 and entry["failed"] == 0, (name, store)
+        takeover = pg["takeover"]["by_receivers"]["4"]
+        assert "errors" not in takeover, takeover["errors"]
+        run_ = takeover["runs"][0]
+        assert run_["back"] == 4 and run_["refused"] == 0 and run_["new_active_role"] == "active"
+        assert 0 < run_["first_write_s"] < 30 and run_["all_back_s"] >= run_["first_back_s"]
+        assert "Interface on PostgreSQL beside SQLite" in summary
+        assert "Takeover of a group of two hosts" in summary
+    else:
+        assert pg["takeover"]["status"] == "skipped" and "PostgreSQL" in pg["takeover"]["reason"]
     plots = ["latency", "throughput", "durable"]
     if CHROMIUM_OK:
         sync = receivers["wall_sync"]["by_tiles"]["1"]

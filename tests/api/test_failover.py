@@ -4,7 +4,7 @@ from typing import Any
 
 import psutil
 
-from tests.support.app import host_of, reopened_settings, run
+from tests.support.app import host_of, only_on, reopened_settings, run
 from tests.support.http import error, ok
 from tests.support.singletons import DeletableMixin, SingletonMixin
 
@@ -67,6 +67,11 @@ def test_system_id_is_stable(api):
     assert local_id(api) == first
 
 
+@only_on(
+    "sqlite",
+    "on PostgreSQL a lone host is a member of its database's group: "
+    "test_a_lone_member_groups_with_no_host_outside_its_database is its counterpart",
+)
 def test_a_host_on_its_own_database_cannot_join_a_group(api, data_dir):
     """A failover group's members share one PostgreSQL database (tests/group has the
     groups themselves); a host on SQLite answers 409 saying so, and stays alone."""
@@ -82,6 +87,46 @@ def test_a_host_on_its_own_database_cannot_join_a_group(api, data_dir):
     assert mapping_version(api) == "-1"
     assert "failover_v1" not in reopened_settings(data_dir)
     assert "failover_v2" not in reopened_settings(data_dir)
+
+
+@only_on("postgres", "a host on SQLite joins no group (the test above)")
+def test_a_lone_member_groups_with_no_host_outside_its_database(api, data_dir):
+    """On PostgreSQL a lone host is the one member of its database's group: naming a peer
+    or a system that is not a member of that database answers 409 saying the hosts do
+    not share one database, and nothing is joined (tests/group forms real groups)."""
+    me = {"hostname": "primary", "systemID": local_id(api)}
+    for path, body, words in (
+        ("/failover-group", group_v1(systems=[me, OTHER]), ("SYS-OTHER", "not a member")),
+        ("/failover-group", group_v1(), ("SYS-OTHER", "not a member")),
+        ("/failover-group-v2", group_v2(), ("192.0.2.20", "do not share one database")),
+    ):
+        error(api.post(path, json=body), 409, *words, "--database")
+    error(api.get("/failover-group"), 404, "not in a failover group")
+    error(api.get("/failover-group-v2"), 404, "not in a failover group")
+    assert mapping_version(api) == "-1"
+    assert "failover_v1" not in reopened_settings(data_dir)
+    assert "failover_v2" not in reopened_settings(data_dir)
+
+
+@only_on("postgres", "a host on SQLite joins no group, not even one of itself")
+def test_a_lone_member_forms_a_version_1_group_of_itself(api, data_dir):
+    """Version 1 names the group's systems; a member of a database may name itself alone
+    (its partner joins later): the group is kept, this host is the local system, the
+    mapping data version is the group's; leaving it ends it."""
+    me = {"hostname": "primary", "systemID": local_id(api)}
+    body = group_v1(systems=[me])
+    assert ok(api.post("/failover-group", json=body)) == {
+        **body,
+        "systems": [{**me, "isLocalHost": True}],
+    }
+    assert ok(api.get("/failover-group"))["systems"] == [{**me, "isLocalHost": True}]
+    error(api.get("/failover-group-v2"), 404, "version 1 group")
+    assert mapping_version(api) != "-1"
+    assert reopened_settings(data_dir)["failover_v1"]["name"] == "lobby"
+    assert ok(api.delete("/failover-group"))["message"]
+    error(api.get("/failover-group"), 404, "not in a failover group")
+    assert mapping_version(api) == "-1"
+    assert reopened_settings(data_dir).get("failover_v1") is None
 
 
 V1_INVALID = (
@@ -116,9 +161,10 @@ class TestFailoverGroupV1(DeletableMixin):
     absent = (404, ("not in a failover group",))
 
     # joining needs a group of hosts on one PostgreSQL database: a host on SQLite
-    # answers 409 (test_a_host_on_its_own_database_cannot_join_a_group); writing and
-    # reading a group, and leaving it, are tested on real groups in tests/group and
-    # tests/client/test_failover_group.py
+    # answers 409 (test_a_host_on_its_own_database_cannot_join_a_group), one on
+    # PostgreSQL joins with members of its database only (the two tests after it);
+    # writing and reading a group, and leaving it, are tested on real groups in
+    # tests/group and tests/client/test_failover_group.py
     test_write_then_read = None
     test_delete_then_absent = None
 
@@ -157,9 +203,10 @@ class TestFailoverGroupV2(DeletableMixin):
     absent = (404, ("not in a failover group",))
 
     # joining needs a group of hosts on one PostgreSQL database: a host on SQLite
-    # answers 409 (test_a_host_on_its_own_database_cannot_join_a_group); writing and
-    # reading a group, and leaving it, are tested on real groups in tests/group and
-    # tests/client/test_failover_group.py
+    # answers 409 (test_a_host_on_its_own_database_cannot_join_a_group), one on
+    # PostgreSQL needs its peer to be a member of its database (the test after it);
+    # writing and reading a group, and leaving it, are tested on real groups in
+    # tests/group and tests/client/test_failover_group.py
     test_write_then_read = None
     test_delete_then_absent = None
 

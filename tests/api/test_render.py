@@ -8,8 +8,8 @@ from tests.support.app import shared_app
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    with shared_app(tmp_path_factory, "demo", demo=True) as client:
+def demo(tmp_path_factory, app_store):
+    with shared_app(tmp_path_factory, "demo", app_store, demo=True) as client:
         yield client
 
 

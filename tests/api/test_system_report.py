@@ -29,8 +29,9 @@ def test_report_archive_contents_and_no_secrets(signing_key, api, host):
     api.put("/system/license", json={"activationCode": licence_code})
     call(api, host.stations.hello, "seat-1", "10.0.0.1", name="Lobby")
     call(api, host.stations.lock, "seat-1")
-    # a setting holding a password, as a failover group would
-    put_setting(api, "failover_v2", {"groupName": "g", "password": "hunter2-secret"})
+    # a setting holding a password, as a failover group would (the host's own setting)
+    group = {"name": "g", "peer_ip": "192.0.2.1", "password": "hunter2-secret"}
+    put_setting(api, "failover_v2", group, own=True)
     session_ids = {c.value for c in api.cookies.jar if c.name == "JSESSIONID" and c.value}
     assert session_ids
     api.get("/system/hostname")
@@ -75,8 +76,8 @@ def test_report_archive_contents_and_no_secrets(signing_key, api, host):
     assert b"hunter2-secret" not in everything
     assert licence_code.encode() not in everything
     assert b"PRIVATE KEY" not in everything
-    # the form is kept by the host too
-    assert host.core.state.settings["troubleshooting_report"]["form"] == FORM
+    # the form is kept by the host too (in its own settings)
+    assert host.member_core.state.settings["troubleshooting_report"]["form"] == FORM
 
 
 def test_report_form_is_checked(api):

@@ -43,7 +43,8 @@ class TestHostName(SingletonMixin):
         r = api.put("/system/hostname", json={"hostName": "lobby-wall.example"})
         assert r.status_code == 200 and r.json() == {"hostName": "lobby-wall.example"}
         assert api.get("/system").json()["hostName"] == "lobby-wall.example"
-        assert host.core.state.settings["platform.hostname"] == "lobby-wall.example"
+        # the machine's settings are the host's own (a group member's, not the group's)
+        assert host.member_core.state.settings["platform.hostname"] == "lobby-wall.example"
 
 
 class TestTimeZone(SingletonMixin):
@@ -212,7 +213,7 @@ def test_reboot_and_shutdown_are_simulated(api, host):
         body = r.json()
         assert body["action"] == action and body["performed"] is False
         assert "host management is off" in body["message"]
-    recorded = host.core.state.settings["platform.power.requests"]
+    recorded = host.member_core.state.settings["platform.power.requests"]
     assert [entry["action"] for entry in recorded] == ["reboot", "shutdown"]
 
 

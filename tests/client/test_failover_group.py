@@ -11,12 +11,9 @@ import pytest
 from litestar.testing import TestClient
 
 from tests.client.conftest import recording, refused
-from tests.store.conftest import postgres_server, postgres_url
 from tests.support.http import ADMIN, PASSWORD
 from tilewall.client import Client
 from tilewall.server import make_app
-
-__all__ = ["postgres_server", "postgres_url"]
 
 FIRST, SECOND = "http://127.0.0.1:19001", "http://127.0.0.1:19002"
 

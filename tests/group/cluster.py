@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from bench.pgserver import PostgresServer, free_port
 
-from tests.store.pgserver import PostgresServer, free_port
 from tests.support.http import ADMIN, PASSWORD
 
 ENV = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}

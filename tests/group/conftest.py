@@ -1,16 +1,13 @@
-"""Fixtures for groups of hosts: the session's PostgreSQL server (the store tests' own)
-and a fresh database per test, and the hosts of a group as real processes."""
+"""Fixtures for groups of hosts: the hosts of a group as real processes, on a fresh
+database of the session's PostgreSQL server (tests/support/postgres.py)."""
 
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench.pgserver import PostgresServer
 
 from tests.group.cluster import Cluster
-from tests.store.conftest import postgres_server, postgres_url
-from tests.store.pgserver import PostgresServer
-
-__all__ = ["cluster", "postgres_server", "postgres_url"]
 
 
 @pytest.fixture

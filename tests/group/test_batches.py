@@ -9,10 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bench.pgserver import PostgresServer
 
 from tests.group.cluster import Cluster, wait_for, web_source
 from tests.group.writes import check_fenced, write_log
-from tests.store.pgserver import PostgresServer
 from tilewall.host.clock import ManualClock
 from tilewall.host.errors import NotActive
 from tilewall.host.state import Core

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from bench.pgserver import PostgresServer
 
 from tests.group.cluster import Host, web_source
-from tests.store.pgserver import PostgresServer
 
 
 @dataclass

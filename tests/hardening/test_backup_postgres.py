@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.conftest import postgres_server  # noqa: F401 (the fixture)
 from tilewall import backup
 from tilewall.host.ports import Change
 from tilewall.store import open_store
@@ -39,7 +38,7 @@ async def contents(data_dir: Path, url: str | None) -> tuple[object, ...]:
 
 async def test_postgres_tables_restore_into_sqlite_and_into_postgres(
     tmp_path: Path,
-    postgres_server,  # noqa: F811
+    postgres_server,
 ) -> None:
     source = postgres_server.create_database()
     await fill(source)

@@ -1,38 +1,12 @@
-"""Fixtures for the stores: a real PostgreSQL server for the session, a fresh database
-per test, and ``store``, each test of the port contract run on SQLite and PostgreSQL."""
+"""Fixtures for the stores: ``store``, each test of the port contract run on SQLite and
+PostgreSQL (the session's server and a fresh database per test: tests/support/postgres.py)."""
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.store.pgserver import PostgresServer, find_bin_dir, start_server
 from tilewall.store import SqlStore, open_store
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL cluster of its own for the test session, stopped and removed after."""
-    if find_bin_dir() is None:
-        pytest.skip(
-            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): "
-            "scripts/system-deps installs Debian's postgresql-15"
-        )
-    server = start_server()
-    try:
-        yield server
-    finally:
-        server.destroy()
-
-
-@pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
-    """The URL of a new, empty database on the session's server; the server is running
-    again after the test even if the test stopped it."""
-    url = postgres_server.create_database()
-    yield url
-    if not postgres_server.running:
-        postgres_server.start()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
+from bench.pgserver import PostgresServer
 
-from tests.store.pgserver import PostgresServer
 from tests.support.app import app_client
 from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
 from tests.support.server import ServerProcess, free_port

@@ -1,7 +1,9 @@
 """What the tests share, one module a concept:
 
 - ``http``: the one request helper (``Api.request``), ``login``, ``ok`` and ``error``
-- ``app``: the app in this process (fixtures, a shared app per class, the host behind it)
+- ``app``: the app in this process (fixtures, a shared app per class, the host behind it),
+  on SQLite or (``app_store``) on PostgreSQL
+- ``postgres``: the session's PostgreSQL server, a database per test, the apps' databases
 - ``server``: a real server process (and the app served in a thread or on this loop)
 - ``topology``: receivers, displays, walls, zones, mirror groups, a whole scene
 - ``sources`` and ``media``: sources of every catalogue type, images and videos

@@ -1,21 +1,24 @@
-"""A real PostgreSQL server for tests: a throw-away cluster (``initdb``) in a temporary
-directory, served by ``pg_ctl`` on a free port of 127.0.0.1 with its unix socket inside
-that directory, one database per test.
+"""A real PostgreSQL server for tests and benchmarks: a throw-away cluster (``initdb``)
+in a temporary directory, served by ``pg_ctl`` on a free port of 127.0.0.1 with its unix
+socket inside that directory, with as many databases as wanted (made empty, or copied
+from a template database).
 
 Debian's ``postgresql-NN`` packages (``scripts/system-deps`` installs them) put the
 binaries under ``/usr/lib/postgresql/NN/bin``, not on PATH; the newest there is used.
 PostgreSQL refuses to run as root: as root, the cluster belongs to the ``postgres``
 user the package creates, and the server commands run as that user (``runuser``).
 The cluster trusts local connections and runs with ``fsync=off``: it exists for one
-test session, and its durability is not what is tested.
+test session or benchmark run, and its durability is not what is measured.
 
-Nothing here depends on pytest; the fixtures that use it live in ``conftest.py``.
+Nothing here depends on pytest (the tests' fixtures are in tests/support/postgres.py)
+nor on the tests (the benchmarks use it too: bench/takeover.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import os
 import pwd
 import shlex
@@ -62,7 +65,7 @@ class PostgresServer:
         self.socket_dir = self.root / "socket"
         self.log = self.root / "server.log"
         self.port = free_port()
-        self._serial = 0
+        self._serial = itertools.count(1)  # databases may be made from several threads
         #: how long making and starting the cluster took
         self.start_seconds = 0.0
         #: the cluster's owner when running as root (PostgreSQL will not run as root)
@@ -175,12 +178,30 @@ class PostgresServer:
     def url(self, database: str) -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self, prefix: str = "t") -> str:
-        """A new, empty database; its URL."""
-        self._serial += 1
-        name = f"{prefix}_{os.getpid()}_{self._serial}"
-        self.psql(f'CREATE DATABASE "{name}"')
+    @property
+    def version(self) -> float:
+        """The server's major version (from the folder of its binaries)."""
+        try:
+            return float(self.bin_dir.parent.name)
+        except ValueError:
+            return 0.0
+
+    def create_database(self, prefix: str = "t", template: str | None = None) -> str:
+        """A new database, empty or a copy of database ``template`` (which nobody may be
+        connected to); its URL. A copy is made file by file (PostgreSQL 15's
+        ``STRATEGY FILE_COPY``: a third of the CPU of the default, which writes the whole
+        copy to the write-ahead log; its checkpoints cost nothing with ``fsync=off``)."""
+        name = f"{prefix}_{os.getpid()}_{next(self._serial)}"
+        copy = f' TEMPLATE "{template}"' if template else ""
+        if template and self.version >= 15:
+            copy += " STRATEGY FILE_COPY"
+        self.psql(f'CREATE DATABASE "{name}"{copy}')
         return self.url(name)
+
+    def drop_database(self, url_or_name: str) -> None:
+        """Drop a database (by name or URL), ending the connections still open to it."""
+        name = url_or_name.rsplit("/", 1)[-1]
+        self.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def destroy(self) -> None:
         with contextlib.suppress(Exception):
