@@ -5,7 +5,7 @@ import pytest
 
 from tests.support.app import SharedApp
 from tests.support.http import error, ok
-from tests.support.media import media_root, mp4_bytes, needs_ffmpeg, png_bytes
+from tests.support.media import media_root, mp4_bytes, png_bytes
 from tests.support.mixins import CreateMixin, DeleteMixin, GetMixin, ListMixin
 
 
@@ -66,7 +66,6 @@ class TestMediaLibrary(SharedApp, ListMixin, CreateMixin, GetMixin, DeleteMixin)
         error(api.get("/media/posters/red.png"), 404)
         error(api.delete("/media/posters/red.png"), 404)
 
-    @needs_ffmpeg
     def test_video_duration_listed(self, api):
         ok(api.put("/media/clip.mp4", content=mp4_bytes(2)))
         ok(api.put("/media/still.png", content=png_bytes()))

@@ -1,19 +1,11 @@
-"""Media files: small images (Pillow) and short videos (ffmpeg), in the host's library."""
+"""Media files in the host's library: small images (Pillow) and short videos (made once
+with ffmpeg, kept in ``videos/``)."""
 
 from __future__ import annotations
 
-import functools
 import io
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
-
-import pytest
-
-FFMPEG = shutil.which("ffmpeg")
-needs_ffmpeg = pytest.mark.skipif(FFMPEG is None, reason="ffmpeg is not installed")
 
 #: the media the demo ships with (images of known colours, a short clip)
 DEMO_MEDIA = Path(__file__).resolve().parents[2] / "src" / "tilewall" / "demo_media"
@@ -29,38 +21,15 @@ def png_bytes(
     return out.getvalue()
 
 
-@functools.cache
-def _mp4(seconds: int) -> bytes:
-    assert FFMPEG is not None
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "clip.mp4"
-        subprocess.run(
-            [
-                FFMPEG,
-                "-v",
-                "error",
-                "-y",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc=size=160x90:rate=10",
-                "-t",
-                str(seconds),
-                "-pix_fmt",
-                "yuv420p",
-                "-movflags",
-                "+faststart",
-                str(out),
-            ],
-            check=True,
-            timeout=60,
-        )
-        return out.read_bytes()
+#: short H.264 test pictures, made with (S = the seconds)
+#: ``ffmpeg -f lavfi -i testsrc=size=160x90:rate=10 -t S -pix_fmt yuv420p
+#: -movflags +faststart testsrc-Ss.mp4``
+VIDEOS = Path(__file__).resolve().parent / "videos"
 
 
 def mp4_bytes(seconds: int = 3) -> bytes:
-    """A short H.264 MP4 of ``seconds`` seconds (needs ffmpeg)."""
-    return _mp4(seconds)
+    """A short H.264 MP4 of ``seconds`` seconds (2 or 3: the files in ``VIDEOS``)."""
+    return (VIDEOS / f"testsrc-{seconds}s.mp4").read_bytes()
 
 
 def _write(root: Path, name: str, data: bytes) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support.http import Api, error, ok
-from tests.support.media import media_root, needs_ffmpeg, write_mp4, write_png
+from tests.support.media import media_root, write_mp4, write_png
 from tests.support.sources import WEB, create_source
 from tests.support.targets import (
     MEDIA_INFO,
@@ -165,7 +165,6 @@ class PlaybackMixin:
         switch(api, target, web)
         assert info(api, target)["totalDurationInMillliseconds"] == -1
 
-    @needs_ffmpeg
     def test_seek_forward_rewind_with_real_durations(self, api: Api, target: Target) -> None:
         slideshow(api, target)
         assert info(api, target) == {
@@ -200,7 +199,6 @@ class PlaybackMixin:
         body = ok(api.put(target.op("rewind"), json={"time": 60_000}))
         assert body["filename"] == "mixed/red.png" and body["currentTimeInMilliseconds"] == 0
 
-    @needs_ffmpeg
     def test_signage_repeats(self, api: Api, target: Target) -> None:
         slideshow(api, target)
         # 11 s in total: 12.5 s is 1.5 s into the second pass
@@ -208,7 +206,6 @@ class PlaybackMixin:
         assert body["filename"] == "mixed/red.png"
         assert body["currentTimeInMilliseconds"] == 1500
 
-    @needs_ffmpeg
     def test_playing_position_advances(self, api: Api, target: Target) -> None:
         slideshow(api, target)
         ok(api.put(target.op("resume")))
@@ -240,7 +237,6 @@ class PlaybackMixin:
         check_playing(target, body, True)
         assert info(api, target)["filename"] == "one.png"
 
-    @needs_ffmpeg
     def test_play_video_list(self, api: Api, target: Target) -> None:
         root = media_root(api)
         write_mp4(root, "videos/intro.mp4", seconds=2)
