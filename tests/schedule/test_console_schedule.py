@@ -152,9 +152,11 @@ def test_the_play_log_shows_what_played_with_filters_and_a_csv(
     page.get_by_role("button", name="Show").click()
     page.wait_for_selector("table[aria-label=Plays] tbody tr")
     newest = page.locator("table[aria-label=Plays] tbody tr")
-    assert newest.nth(0).get_attribute("data-trigger") == "preset"
+    # what the host logged, to say why if the page shows otherwise
+    logged = host.ok("GET", "/playlog", params={"displayId": display})
+    assert newest.nth(0).get_attribute("data-trigger") == "preset", logged
     assert "Demo Start" in newest.nth(0).inner_text()
-    assert newest.nth(1).get_attribute("data-trigger") == "console"
+    assert newest.nth(1).get_attribute("data-trigger") == "console", logged
     assert source["sourceName"] in newest.nth(1).inner_text()
     with page.expect_download() as caught:
         page.get_by_role("link", name="Download CSV").click()
