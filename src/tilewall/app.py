@@ -2,6 +2,7 @@
 
 import inspect
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from tilewall.api import (
     accesslog,
     controlroom,
     displays,
+    encoded,
     failover,
     fallback,
     group,
@@ -51,7 +53,7 @@ from tilewall.api import (
     zones,
 )
 from tilewall.api.accesslog import access_log
-from tilewall.api.auth import COOKIE, require_media_access, require_session
+from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
 from tilewall.api.common import Extension, host_of_scope
 from tilewall.api.errors import HANDLERS
 from tilewall.api.fallback import allowed_methods
@@ -68,6 +70,11 @@ log = logging.getLogger("tilewall.access")
 def openapi_cache_dirs(data_dir: Path) -> list[Path]:
     """Where a served host keeps its OpenAPI document between starts."""
     return openapi.cache_dirs(data_dir)
+
+
+def access_log_formatter() -> logging.Formatter:
+    """The format of the interface log file: ``%(asctime)s %(message)s``."""
+    return accesslog.LineFormatter()
 
 
 def flush_access_log() -> None:
@@ -219,6 +226,53 @@ class AppRouter(Router):
         return self
 
 
+API = "/api"
+
+
+class App(Litestar):
+    """The app. A read registered with :func:`tilewall.api.encoded.answer_early` whose
+    bytes are current is answered here, before routing, when the request is a ``GET``
+    under ``/api`` without a query string and carries a live session: with the same
+    status, headers (the ``before_send`` hooks run as for any answer) and body as its
+    route would give, the same interface log line and metrics. Anything else, and any
+    read whose bytes must be built first, is routed as usual."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (
+            scope["type"] == ScopeType.HTTP
+            and scope["method"] == "GET"
+            and not scope.get("query_string")
+            and scope["path"].startswith(API)
+            and await self._answer_early(scope, send)
+        ):
+            return
+        await super().__call__(scope, receive, send)
+
+    async def _answer_early(self, scope: Scope, send: Send) -> bool:
+        early = encoded.ANSWERED_EARLY.get(scope["path"][len(API) :])
+        host: Host | None = self.state.get("host")
+        if early is None or host is None:
+            return False
+        token = token_in(scope["headers"])
+        if not token or host.accounts.session(token) is None:
+            return False
+        view, args = early
+        body = view.current(host, *args)
+        if body is None:
+            return False
+        started = time.perf_counter()
+        scope["app"] = scope["litestar_app"] = self
+        scope["path_template"] = scope["path"]  # the route's: it has no parameters
+        send = self._wrap_send(send=send, scope=scope)
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+        metrics: Metrics = self.state.metrics
+        metrics.observe(scope, time.perf_counter() - started)
+        accesslog.record(scope, 200, started)
+        return True
+
+
 def _host_of(scope: Scope) -> Host | None:
     host: Host | None = getattr(scope["app"].state, "host", None)
     return host
@@ -242,7 +296,7 @@ def create_app(
         handlers += module.ROUTES
     document_optional_bodies(handlers)
     api = AppRouter(
-        path="/api",
+        path=API,
         route_handlers=handlers,
         before_request=require_session,
         middleware=[playlog.client_trigger],
@@ -258,7 +312,7 @@ def create_app(
             )
         )
     routes += console_routes()
-    app = Litestar(
+    app = App(
         route_handlers=routes,
         exception_handlers=HANDLERS,
         dependencies={"host": Provide(host_of_scope, sync_to_thread=False)},

@@ -193,13 +193,17 @@ class Metrics:
             try:
                 await app(scope, receive, send)
             finally:
-                key = (scope["method"], scope.get("path_template") or UNROUTED)
-                timer = self._latency_of.get(key)
-                if timer is None:
-                    timer = self._latency_of[key] = self.latency.labels(*key)
-                timer.observe(time.perf_counter() - started)
+                self.observe(scope, time.perf_counter() - started)
 
         return middleware
+
+    def observe(self, scope: Scope, seconds: float) -> None:
+        """The time an HTTP request took to answer, by method and route template."""
+        key = (str(scope.get("method")), scope.get("path_template") or UNROUTED)
+        timer = self._latency_of.get(key)
+        if timer is None:
+            timer = self._latency_of[key] = self.latency.labels(*key)
+        timer.observe(seconds)
 
     async def count(self, message: Message, scope: Scope) -> None:
         """A ``before_send`` hook: counts every answer with its final status, also those

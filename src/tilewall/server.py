@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from litestar import Litestar
 
 from tilewall import LazyConsole
-from tilewall.app import create_app, flush_access_log, openapi_cache_dirs
+from tilewall.app import access_log_formatter, create_app, flush_access_log, openapi_cache_dirs
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
@@ -186,7 +186,7 @@ def api_log_handler(data_dir: Path) -> RotatingFileHandler:
     handler = RotatingFileHandler(
         folder / API_LOG, maxBytes=API_LOG_BYTES, backupCount=API_LOG_BACKUPS, encoding="utf-8"
     )
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    handler.setFormatter(access_log_formatter())
     handler.setLevel(logging.INFO)
     return handler
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.app import host_of, run
+from tests.support.app import BASE_URL, host_of, run
 from tests.support.http import ok, url
 from tests.support.server import InProcessServer
 from tests.support.sources import create_source
@@ -290,3 +290,54 @@ async def test_a_receiver_online_over_a_websocket_shows_in_the_next_read(tmp_pat
         await socket.close()
     finally:
         await asyncio.to_thread(server.close)
+
+
+@pytest.mark.parametrize("path", list(VIEWS))
+def test_a_current_read_is_answered_before_routing_as_its_route_answers(api, path, monkeypatch):
+    from tilewall import app as app_module
+    from tilewall.api import encoded
+
+    _scene(api)
+    early: list[bool] = []
+    answer = app_module.App._answer_early
+
+    async def spying(self: Any, scope: Any, send: Any) -> bool:
+        early.append(await answer(self, scope, send))
+        return early[-1]
+
+    monkeypatch.setattr(app_module.App, "_answer_early", spying)
+    ok(api.get(path))  # built by the route (GET /system also makes the system id)
+    routed = api.get(path)  # the route, its bytes current now
+    answered = api.get(path)
+    assert early[-1] is True  # the last one was answered early
+    with monkeypatch.context() as mp:
+        mp.setattr(encoded, "ANSWERED_EARLY", {})
+        routed = api.get(path)
+    assert early[-1] is False
+    assert answered.status_code == routed.status_code == 200
+    assert answered.headers.raw == routed.headers.raw
+    assert answered.content == routed.content
+    # a query string, or no session: the route decides
+    assert api.get(path, params={"unused": "1"}).content == routed.content
+    assert early[-1] is False
+    api.forget_session()
+    assert api.get(path).status_code == 401
+
+
+def test_reads_answered_early_are_logged_and_counted(api, host):
+    from tilewall.app import flush_access_log
+
+    ok(api.get("/presets"))
+    ok(api.get("/presets"))  # answered early
+    flush_access_log()
+    lines = (host.data_dir / "logs" / "api.log").read_text().splitlines()
+    assert sum('"GET /api/presets" 200' in line for line in lines) == 2
+    text = api.transport.get(f"{BASE_URL}/metrics").text
+    counted = [
+        line
+        for line in text.splitlines()
+        if line.startswith("tilewall_http_requests_total")
+        and 'route="/api/presets"' in line
+        and 'method="GET"' in line
+    ]
+    assert counted and float(counted[0].rsplit(" ", 1)[1]) == 2.0, counted

@@ -1,6 +1,7 @@
 """The session cookie, read leniently: real clients send it with other cookies,
 attributes, odd spacing or quotes."""
 
+from collections.abc import Iterable
 from typing import Any
 
 from litestar.connection import ASGIConnection, Request
@@ -24,13 +25,13 @@ def session_token(cookie_header: str) -> str:
 
 
 def token_of(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
-    """The session id the request's Cookie headers carry (read from the raw headers: it
-    is looked at on every request)."""
-    cookies = [
-        value.decode("latin-1")
-        for name, value in connection.scope["headers"]
-        if name.lower() == b"cookie"
-    ]
+    return token_in(connection.scope["headers"])
+
+
+def token_in(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The session id a request's raw Cookie headers carry (read from the raw headers:
+    it is looked at on every request)."""
+    cookies = [value.decode("latin-1") for name, value in headers if name.lower() == b"cookie"]
     if not cookies:
         return ""
     return session_token(",".join(cookies).replace(",", ";"))

@@ -1,6 +1,7 @@
 """What every resource module shares: the error body, documented error responses, and
 the plain acknowledgement of operations whose body the specification leaves open."""
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -74,18 +75,21 @@ _DESCRIPTIONS = {
 }
 
 
+@functools.cache
+def _error_response(code: int) -> ResponseSpec:
+    # one per status, shared by every operation (the framework copies the routes when
+    # the app is built, and copies a shared object once)
+    return ResponseSpec(
+        data_container=ErrorBody,
+        description=_DESCRIPTIONS[code],
+        examples=[Example(value={"status": code, "message": _DESCRIPTIONS[code]})],
+        generate_examples=False,
+    )
+
+
 def errors(*codes: int) -> dict[int, ResponseSpec]:
     """Documented error responses of an operation; 400 and 401 are always possible."""
-    wanted = sorted({400, 401, *codes})
-    return {
-        code: ResponseSpec(
-            data_container=ErrorBody,
-            description=_DESCRIPTIONS[code],
-            examples=[Example(value={"status": code, "message": _DESCRIPTIONS[code]})],
-            generate_examples=False,
-        )
-        for code in wanted
-    }
+    return {code: _error_response(code) for code in sorted({400, 401, *codes})}
 
 
 #: a file download's Last-Modified is an HTTP date (RFC 9110), not an ISO date-time as the

@@ -7,7 +7,7 @@ from litestar import Response, get, put
 from litestar.params import Parameter
 
 from tilewall.api.common import errors
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.host import Host
 from tilewall.host.model import Display
@@ -96,6 +96,7 @@ def display_list(host: Host, standalone_only: bool) -> DisplayList:
 
 #: isOnline moves with the receivers' liveness, which the host announces (a revision)
 DISPLAYS = EncodedOnce(display_list)
+answer_early("/displays", DISPLAYS, False)
 
 
 @get("/displays", tags=TAGS, summary="List displays", responses=errors())

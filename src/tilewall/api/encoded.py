@@ -13,6 +13,13 @@ going away, a kiosk agent connecting). So the next read after any change is rebu
 A view must read only what moves such a key: stored state, liveness that is announced,
 and facts whose version it includes. Anything that changes with time alone (playback
 positions, the clock) does not belong in one.
+
+The route of a view builds it (through the framework: parameters, errors, documentation).
+A read registered with :func:`answer_early` is also answered by the app before routing
+when its bytes are current, the request is a ``GET`` without a query string and carries
+a live session: the same status, headers and body, the same interface log line and
+metrics, without the framework's per-request work (``tilewall.app.App``). Any other
+request, and any read whose bytes are not current, goes to the route.
 """
 
 import inspect
@@ -40,6 +47,17 @@ def state_revision(host: Host) -> Key:
 
 
 _encode = msgspec.json.Encoder().encode
+
+#: reads the app may answer before routing when their bytes are current (see
+#: ``tilewall.app``): path under ``/api`` -> (view, the arguments of a request without a
+#: query string). The route stays what builds them and what every other request takes.
+ANSWERED_EARLY: dict[str, tuple["EncodedOnce[Any]", tuple[Any, ...]]] = {}
+
+
+def answer_early(path: str, view: "EncodedOnce[Any]", *args: Any) -> None:
+    """Let the app answer ``GET /api{path}`` (no query string, a live session) with the
+    current bytes of ``view(*args)`` before routing."""
+    ANSWERED_EARLY[path] = (view, args)
 
 
 class EncodedOnce(Generic[T]):
@@ -88,6 +106,15 @@ class EncodedOnce(Generic[T]):
         body = _encode(value)
         views[args] = (key, body)
         return body
+
+    def current(self, host: Host, *args: Any) -> bytes | None:
+        """The bytes of the view if they are current (None: build them through
+        :meth:`encoded`)."""
+        views = self._views.get(host)
+        hit = views.get(args) if views is not None else None
+        if hit is not None and hit[0] == self._key(host):
+            return hit[1]
+        return None
 
     async def response(self, host: Host, *args: Any) -> Response[T]:
         """The view as a JSON answer (documented as ``T`` by the route's annotation)."""

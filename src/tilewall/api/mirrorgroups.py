@@ -6,7 +6,7 @@ from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.api.playback import control_routes
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -111,6 +111,7 @@ def mirror_list(host: Host) -> MirrorList:
 
 
 MIRRORS = EncodedOnce(mirror_list)
+answer_early("/mirrorgroups", MIRRORS)
 
 
 @get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())

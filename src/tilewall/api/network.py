@@ -7,7 +7,7 @@ import msgspec
 from litestar import Response, get, put
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
-from tilewall.api.encoded import EncodedOnce, Key, state_revision
+from tilewall.api.encoded import EncodedOnce, Key, answer_early, state_revision
 from tilewall.host.host import Host
 from tilewall.host.model import Station
 from tilewall.host.topology.agents import AgentInfo
@@ -158,6 +158,7 @@ def _network_key(host: Host) -> Key:
 
 
 NETWORK = EncodedOnce(network_list, _network_key)
+answer_early("/network", NETWORK)
 
 
 @get("/network", tags=TAGS, summary="List receiver devices", responses=errors())

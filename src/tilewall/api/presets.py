@@ -5,7 +5,7 @@ from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
 from tilewall.api.common import Done, PathKey, PathName, errors, keyed_by
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.host.host import Host
 
 TAGS = ["Presets"]
@@ -47,6 +47,7 @@ def preset_list(host: Host) -> PresetList:
 
 
 PRESETS = EncodedOnce(preset_list)
+answer_early("/presets", PRESETS)
 
 
 @get("/presets", tags=TAGS, summary="List presets", responses=errors())

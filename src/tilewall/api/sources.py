@@ -7,7 +7,7 @@ from litestar import Response, delete, get, post, put
 from litestar.params import Parameter
 
 from tilewall.api.common import Done, NotBlank, errors
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
@@ -75,6 +75,7 @@ def source_list(host: Host, source_name: str | None = None) -> SourceList:
 
 #: the whole list; a list filtered by name is built per request
 SOURCES = EncodedOnce(source_list)
+answer_early("/sources", SOURCES)
 
 
 @get("/sources", tags=TAGS, summary="List sources", responses=errors())

@@ -9,7 +9,7 @@ from litestar.params import Body
 
 from tilewall.api import accesslog
 from tilewall.api.common import errors
-from tilewall.api.encoded import EncodedOnce, Key, state_revision
+from tilewall.api.encoded import EncodedOnce, Key, answer_early, state_revision
 from tilewall.host.host import Host
 from tilewall.host.system.facts import (
     PACKAGE_CATALOGUE_NAMES,
@@ -99,6 +99,7 @@ async def _system_info(host: Host) -> SystemInfoOut:
 
 
 SYSTEM = EncodedOnce(_system_info, _system_key)
+answer_early("/system", SYSTEM)
 
 
 @get("/system", tags=TAGS, summary="Host information", responses=errors())

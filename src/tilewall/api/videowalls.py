@@ -6,7 +6,7 @@ import msgspec
 from litestar import Response, delete, get, post, put
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -94,6 +94,7 @@ def wall_list(host: Host) -> VideoWallList:
 
 
 WALLS = EncodedOnce(wall_list)
+answer_early("/videowalls", WALLS)
 
 
 @get("/videowalls", tags=TAGS, summary="List video walls", responses=errors())

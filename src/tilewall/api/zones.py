@@ -9,7 +9,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
-from tilewall.api.encoded import EncodedOnce
+from tilewall.api.encoded import EncodedOnce, answer_early
 from tilewall.api.playback import control_routes, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -173,6 +173,7 @@ def zone_list(host: Host) -> ZoneList:
 
 
 ZONES = EncodedOnce(zone_list)
+answer_early("/zones", ZONES)
 
 
 @get("/zones", tags=TAGS, summary="List zones", responses=errors())

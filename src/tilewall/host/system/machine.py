@@ -163,7 +163,10 @@ class Machine:
 
     async def refresh_facts(self) -> bool:
         """Read the machine facts again, in a thread; True when they changed."""
+        version = self.facts_version
         fresh = await asyncio.to_thread(self._read_facts)
+        if self.facts_version != version:  # the host changed them meanwhile: read later
+            return False
         if fresh == self._facts:
             return False
         self._facts = fresh
