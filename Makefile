@@ -23,7 +23,7 @@ run: install
 	$(BIN)/tilewall serve --port $(PORT) --data-dir $(DATA_DIR) --demo
 
 test: install system-deps bench-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=25
 
 lint: install
 	$(BIN)/ruff check src tests
