@@ -28,6 +28,7 @@ NOT_FOR_SERVING = (
     "schemathesis",
     "rich",  # only when something is printed
     "psutil",  # only when a machine fact is read
+    "cryptography",  # only for TLS, or a licence's signature
     "tilewall.commands.displays",  # the interface commands of the CLI
     "tilewall.client",
 )
@@ -41,6 +42,7 @@ import tilewall.cli, tilewall.config
 from tilewall.server import make_app
 
 async def main():
+    assert tilewall.cli._tls_files(Path(sys.argv[1]), None, None, None) is None  # plain HTTP
     app = make_app(Path(sys.argv[1]))
     sent = []
     async def receive():

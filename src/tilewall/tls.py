@@ -8,7 +8,12 @@ Clients trust it by its file (``DATA_DIR/tls/self-signed.crt``, a CA file for cu
 httpx or an OS trust store) or by its fingerprints: the SHA-256 of the certificate, as
 browsers show it, and the SHA-256 of its public key (SPKI), what Chromium's
 ``--ignore-certificate-errors-spki-list`` takes.
+
+``cryptography`` and ``psutil`` are imported when a certificate is read or made: a host
+serving plain HTTP never loads them (megabytes of memory it would keep).
 """
+
+from __future__ import annotations
 
 import base64
 import datetime as dt
@@ -18,12 +23,10 @@ import socket
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import psutil
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+if TYPE_CHECKING:
+    from cryptography import x509
 
 TLS_DIR = "tls"
 SELF_SIGNED_CERT = "self-signed.crt"
@@ -53,6 +56,8 @@ class TlsFiles:
 
 
 def _load(cert: Path) -> x509.Certificate:
+    from cryptography import x509
+
     try:
         return x509.load_pem_x509_certificate(cert.read_bytes())
     except (OSError, ValueError) as error:
@@ -61,12 +66,16 @@ def _load(cert: Path) -> x509.Certificate:
 
 def fingerprint(cert: Path) -> str:
     """The SHA-256 fingerprint of the certificate, as browsers show it (AA:BB:...)."""
+    from cryptography.hazmat.primitives import hashes
+
     digest = _load(cert).fingerprint(hashes.SHA256())
     return ":".join(f"{byte:02X}" for byte in digest)
 
 
 def spki_hash(cert: Path) -> str:
     """Base64 of the SHA-256 of the certificate's public key (SubjectPublicKeyInfo)."""
+    from cryptography.hazmat.primitives import hashes, serialization
+
     spki = (
         _load(cert)
         .public_key()
@@ -92,6 +101,8 @@ def check(files: TlsFiles) -> TlsFiles:
 
 def machine_names() -> tuple[list[str], list[str]]:
     """The names and addresses the self-signed certificate is made for."""
+    import psutil
+
     names = ["localhost"]
     for name in (socket.gethostname(), socket.getfqdn()):
         if name and name not in names:
@@ -107,6 +118,11 @@ def machine_names() -> tuple[list[str], list[str]]:
 
 
 def _make(cert: Path, key_path: Path) -> None:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
     names, addresses = machine_names()
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"tilewall {names[-1]}"[:64])])

@@ -4,7 +4,12 @@ A code is ``TW1.<payload>.<signature>``: the payload is compact JSON of the lice
 terms, the signature is Ed25519 over the ASCII bytes of ``TW1.<payload>``, and both
 are unpadded base64url. The payload names the signing key by its id, so a host can
 tell a code from an unknown issuer from a forged one.
+
+``cryptography`` (some megabytes of code and library) is imported when a key is first
+used, not with this module: a host with no trusted keys never loads it.
 """
+
+from __future__ import annotations
 
 import base64
 import binascii
@@ -15,17 +20,16 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Literal
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from typing import TYPE_CHECKING, Any, Literal
 
 from tilewall.host.errors import Invalid
 from tilewall.host.model import Licence
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 PREFIX = "TW1"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -97,10 +101,14 @@ def _b64d(text: str) -> bytes:
 
 
 def generate_signing_key() -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return Ed25519PrivateKey.generate()
 
 
 def private_key_pem(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -110,12 +118,14 @@ def private_key_pem(key: Ed25519PrivateKey) -> str:
 
 def public_key_text(key: Ed25519PublicKey | Ed25519PrivateKey) -> str:
     """The raw 32-byte public key as base64url: short enough for a config file."""
-    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
-    return _b64e(public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw))
+    return _b64e(_raw_public(key))
 
 
 def load_private_key(text: str) -> Ed25519PrivateKey:
     """A private key from PEM (PKCS#8) or the raw 32-byte seed in base64url."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     text = text.strip()
     if text.startswith("-----BEGIN"):
         key = serialization.load_pem_private_key(text.encode("ascii"), password=None)
@@ -127,6 +137,9 @@ def load_private_key(text: str) -> Ed25519PrivateKey:
 
 def load_public_key(text: str) -> Ed25519PublicKey:
     """A public key from PEM or the raw 32 bytes in base64url."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     text = text.strip()
     if text.startswith("-----BEGIN"):
         key = serialization.load_pem_public_key(text.encode("ascii"))
@@ -138,9 +151,15 @@ def load_public_key(text: str) -> Ed25519PublicKey:
 
 def key_id(key: Ed25519PublicKey | Ed25519PrivateKey) -> str:
     """First 8 bytes of the SHA-256 of the raw public key, hex."""
+    return hashlib.sha256(_raw_public(key)).hexdigest()[:16]
+
+
+def _raw_public(key: Ed25519PublicKey | Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
-    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return hashlib.sha256(raw).hexdigest()[:16]
+    return public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 # --- codes ----------------------------------------------------------------------------
@@ -216,6 +235,8 @@ def verify(
     ``trusted`` holds keys or their :func:`public_key_text`. ``system_id``, when given,
     must match a code bound to a system.
     """
+    from cryptography.exceptions import InvalidSignature
+
     signed, body, signature = _parse(code)
     kid = body.get("kid")
     keys = [load_public_key(k) if isinstance(k, str) else k for k in trusted]
