@@ -22,8 +22,12 @@ system-deps:
 run: install
 	$(BIN)/tilewall serve --port $(PORT) --data-dir $(DATA_DIR) --demo
 
+# The interface suite (tests/api, in-process apps, twice: SQLite and PostgreSQL) runs on
+# several workers, each with a PostgreSQL of its own; the rest (real processes, Chromium,
+# timings) runs on its own, one test at a time.
 test: install system-deps bench-deps
-	$(BIN)/pytest -q --durations=25
+	$(BIN)/pytest -q -n auto --maxprocesses 4 tests/api
+	$(BIN)/pytest -q --durations=25 --ignore=tests/api
 
 lint: install
 	$(BIN)/ruff check src tests
