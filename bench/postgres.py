@@ -23,7 +23,6 @@ installs Debian's postgresql-15) these benchmarks are skipped, saying so.
 from __future__ import annotations
 
 import contextlib
-import json
 import subprocess
 import sys
 import time
@@ -34,7 +33,15 @@ from typing import Any
 import httpx
 
 from bench.pgserver import PostgresServer, find_bin_dir, start_server
-from bench.procs import BENCH, LOOPBACK, Proc, free_port, session_id, tilewall_command
+from bench.procs import (
+    BENCH,
+    LOOPBACK,
+    Proc,
+    free_port,
+    run_receivers,
+    session_id,
+    tilewall_command,
+)
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 
 MISSING = (
@@ -172,18 +179,8 @@ def takeover_once(
                     "timeout_s": settings.takeover_timeout_s,
                 },
             }
-            path = work / f"takeover-{label}.json"
-            path.write_text(json.dumps(config))
             budget = settings.fanout_connect_timeout_s * 2 + settings.takeover_timeout_s + 60
-            done = subprocess.run(
-                [sys.executable, str(BENCH / "wsclients.py"), str(path)],
-                capture_output=True,
-                text=True,
-                timeout=budget,
-            )
-            if done.returncode != 0 or not done.stdout.strip():
-                return {"error": f"client failed: {done.stderr[-1500:]}"}
-            fleet: dict[str, Any] = json.loads(done.stdout)
+            fleet = run_receivers(config, work / f"takeover-{label}.json", budget)
             result: dict[str, Any] = dict(fleet.get("takeover") or {})
             if "error" in fleet:
                 result["error"] = fleet["error"]

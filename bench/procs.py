@@ -4,6 +4,7 @@ loopback port, timed until its first answered request, measured, and stopped."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -253,3 +254,19 @@ def session_id(base_url: str, user: str, password: str) -> str:
 def login(base_url: str, user: str, password: str) -> str:
     """Log in once; the session cookie wrk sends with every request."""
     return f"{COOKIE}={session_id(base_url, user, password)}"
+
+
+def run_receivers(config: dict[str, Any], path: Path, budget_s: float) -> dict[str, Any]:
+    """Run ``bench/wsclients.py`` (the receivers, a process of their own) on ``config``,
+    written to ``path``; its results, or ``{"error": ...}`` if it failed."""
+    path.write_text(json.dumps(config))
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "wsclients.py"), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=budget_s,
+    )
+    if done.returncode != 0 or not done.stdout.strip():
+        return {"error": f"client failed: {done.stderr[-1500:]}"}
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result

@@ -22,15 +22,12 @@ Results are stored under the JSON key ``receivers.<name>`` with ``"status": "mea
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bench import wallsync
-from bench.procs import BENCH, session_id, tilewall_proc
+from bench.procs import run_receivers, session_id, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
 
 NOT_MEASURED = "not yet measured"
@@ -74,18 +71,8 @@ def run_fleet(
             "zone_receivers": zone_receivers or receivers,
             "stable_s": stable_s,
         }
-        path = work / f"fleet-{label}.json"
-        path.write_text(json.dumps(config))
         budget = connect_timeout_s + switches * (switch_timeout_s + 1) + 60
-        done = subprocess.run(
-            [sys.executable, str(BENCH / "wsclients.py"), str(path)],
-            capture_output=True,
-            text=True,
-            timeout=budget,
-        )
-        if done.returncode != 0 or not done.stdout.strip():
-            return {"error": f"client failed: {done.stderr[-1500:]}"}
-        result: dict[str, Any] = json.loads(done.stdout)
+        result = run_receivers(config, work / f"fleet-{label}.json", budget)
         result["host_log_tail"] = proc.log_tail(600) if "error" in result else None
         return result
 

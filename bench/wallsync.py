@@ -31,7 +31,14 @@ from typing import Any
 
 from bench.procs import BENCH, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
-from bench.syncframes import FRAMES_JS, RECORDER, frame_errors, frame_spread, start_summary
+from bench.syncframes import (
+    FRAMES_JS,
+    RECORDER,
+    frame_errors,
+    frame_spread,
+    percentile,
+    start_summary,
+)
 from tilewall.client import Client
 
 CLIP = BENCH.parent / "src" / "tilewall" / "demo_media" / "clip.mp4"
@@ -72,17 +79,6 @@ STARTS_JS = """(since) => window.tilewall.sync
 
 def chromium_available() -> bool:
     return CHROMIUM.exists()
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    """Linear interpolation between closest ranks (q in 0..100)."""
-    vals = sorted(values)
-    if not vals:
-        return None
-    k = (len(vals) - 1) * q / 100
-    lo = int(k)
-    hi = min(lo + 1, len(vals) - 1)
-    return vals[lo] + (vals[hi] - vals[lo]) * (k - lo)
 
 
 def spread_stats(spreads: list[float]) -> dict[str, Any]:
