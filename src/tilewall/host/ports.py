@@ -84,6 +84,19 @@ class Play:
     #: the scheduled event's or the preset's name, when one caused it
     cause: str = ""
 
+    def ended(self, end_ms: int) -> "Play":
+        """This play, ended at ``end_ms``."""
+        return Play(
+            self.id,
+            self.display_id,
+            self.source_id,
+            self.source_name,
+            self.start_ms,
+            end_ms,
+            self.trigger,
+            self.cause,
+        )
+
 
 class PlayLogStore(Protocol):
     """The play log: large, append-mostly, kept apart from the host's documents and

@@ -22,6 +22,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 from litestar.types import WebSocketSendEvent
 
+from tilewall.receivers.direct import direct_writer
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -54,14 +55,19 @@ class SocketLink:
 
 
 class AsgiLink:
-    """A ``Link`` over the ASGI server's ``send`` of a WebSocket connection."""
+    """A ``Link`` over the ASGI server's ``send`` of a WebSocket connection (or, while it
+    may, straight to the connection's socket: ``receivers.direct``)."""
 
-    __slots__ = ("_send",)
+    __slots__ = ("_direct", "_send")
 
     def __init__(self, send: Send) -> None:
         self._send = send
+        self._direct = direct_writer(send)
 
     async def send_text(self, text: str) -> None:
+        direct = self._direct
+        if direct is not None and direct.write(text):
+            return
         await self._send({"type": "websocket.send", "text": text})
 
     async def close(self, code: int) -> None:

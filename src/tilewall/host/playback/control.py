@@ -63,29 +63,38 @@ class Playback:
     # targets
 
     def for_display(self, display: Display) -> Target:
-        state = self._core.state
-        group = walls.mirror_of(state, display.display_id)
-        if group is not None:
-            return Target("mirror", group)
-        zone = walls.zone_of(state, display.display_id)
-        if zone is not None:
-            return Target("zone", zone)
-        wall = walls.wall_of(state, display.display_id)
-        if wall is not None:
+        target = self._target(display)
+        if target is None:
+            wall = walls.wall_of(self._core.state, display.display_id)
+            name = wall.name if wall is not None else "?"
             raise Conflict(
-                f"display {display.display_id} is on video wall {wall.name!r} but in no zone; "
+                f"display {display.display_id} is on video wall {name!r} but in no zone; "
                 "add it to a zone to play on it"
             )
-        return Target("display", display)
+        return Target(*target)
 
     def effective_timeline(self, display: Display) -> Timeline:
         """What the display shows now, whichever timeline that is."""
-        state = self._core.state
-        if walls.wall_of(state, display.display_id) is not None and (
-            walls.zone_of(state, display.display_id) is None
-        ):
-            return Timeline()
-        return self.for_display(display).timeline
+        target = self._target(display)
+        return Timeline() if target is None else target[1].timeline
+
+    def _target(
+        self, display: Display
+    ) -> tuple[Literal["display", "zone", "mirror"], Display | Zone | MirrorGroup] | None:
+        """Whose timeline the display follows: its mirror group's, its zone's, its own;
+        None on a wall but in no zone (it shows nothing). One look at the membership
+        index: a thousand displays are asked after every switch."""
+        member = walls.membership(self._core.state)
+        display_id = display.display_id
+        group = member.mirrors.get(display_id)
+        if group is not None:
+            return "mirror", group
+        zone = member.zones.get(display_id)
+        if zone is not None:
+            return "zone", zone
+        if display_id in member.walls:
+            return None
+        return "display", display
 
     # schedule
 

@@ -14,7 +14,6 @@ show with the plays left open, and records any difference with the trigger
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from tilewall.host.errors import Invalid, StoreFailed
 from tilewall.host.ids import new_id
@@ -146,7 +145,7 @@ class PlayLog:
             ):
                 continue
             if current is not None:
-                self._queue(replace(current, end_ms=max(now, current.start_ms)))
+                self._queue(current.ended(max(now, current.start_ms)))
                 del self._open[display_id]
                 self._open_shown.pop(display_id, None)
             if shown is not None:
@@ -200,7 +199,7 @@ class PlayLog:
         for play in sorted(await self.store.open_plays(), key=lambda p: p.start_ms):
             earlier = self._open.get(play.display_id)
             if earlier is not None:  # two open plays of one display: the older one ended
-                self._queue(replace(earlier, end_ms=play.start_ms))
+                self._queue(earlier.ended(play.start_ms))
             self._open[play.display_id] = play
             # a video list's files are not kept with its play: it is begun anew
             self._open_shown[play.display_id] = (play.source_id, ()) if play.source_id else None

@@ -1,0 +1,87 @@
+"""Writing a text straight to a receiver's socket, where the ASGI server allows it.
+
+A push to a thousand receivers writes the same text a thousand times. Through ASGI each
+write is a ``send`` that checks the connection's state, encodes and frames the text,
+writes it and awaits the transport's flow control: most of the time a push takes. Where
+the server is uvicorn with its sans-I/O ``websockets`` implementation (what ``tilewall
+serve`` runs: uvicorn's choice when websockets is installed), the connection's protocol
+object is the ``send``'s own, and a text frame from a
+server is the same bytes for every receiver (a server does not mask, and
+permessage-deflate is off): so the frame is made once per text, by websockets' framing,
+and written to each connection's transport.
+
+Only while the connection is open and its transport holds nothing unsent: anything else
+(a close under way, a receiver whose socket is not keeping up, another server) takes the
+ASGI ``send``, which waits for flow control and raises once the connection is gone.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Side, State
+
+#: the module of uvicorn's WebSocket protocol on the sans-I/O ``websockets`` library
+UVICORN_WEBSOCKETS = "uvicorn.protocols.websockets.websockets_sansio_impl"
+
+
+class DirectWriter:
+    """Writes text frames to one connection's transport while that is safe."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: Any) -> None:
+        self._protocol = protocol
+
+    def write(self, text: str) -> bool:
+        """Write ``text`` as one frame now; False (nothing written) if the ASGI ``send``
+        must do it."""
+        protocol = self._protocol
+        transport = protocol.transport
+        if (
+            protocol.conn.state is not State.OPEN
+            or protocol.close_sent
+            or protocol.disconnected
+            or not protocol.handshake_complete
+            or protocol.initial_response is not None
+            or not protocol.writable.is_set()
+            or transport.is_closing()
+            or transport.get_write_buffer_size()
+        ):
+            return False
+        transport.write(frames.of(text))
+        return True
+
+
+def direct_writer(send: Callable[..., Any]) -> DirectWriter | None:
+    """A writer for the connection of ``send`` (an ASGI WebSocket ``send``), if its server
+    is one whose frames can be written directly; else None."""
+    protocol = getattr(send, "__self__", None)
+    if protocol is None:
+        return None
+    if not any(cls.__module__ == UVICORN_WEBSOCKETS for cls in type(protocol).__mro__):
+        return None
+    conn = getattr(protocol, "conn", None)
+    if conn is None or getattr(conn, "side", None) is not Side.SERVER or conn.extensions:
+        return None  # a client masks its frames; an extension (deflate) rewrites them
+    return DirectWriter(protocol)
+
+
+class Frames:
+    """The frame of the text last written, made again only for another text: a push
+    writes one text to every receiver of a zone, one after the other."""
+
+    __slots__ = ("_frame", "_text")
+
+    def __init__(self) -> None:
+        self._text: str | None = None
+        self._frame = b""
+
+    def of(self, text: str) -> bytes:
+        if text is not self._text:
+            self._frame = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+            self._text = text
+        return self._frame
+
+
+frames = Frames()
