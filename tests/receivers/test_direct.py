@@ -1,0 +1,89 @@
+"""Frames written straight to a connection served by uvicorn arrive as the ASGI ``send``
+would have written them, and the direct way steps aside whenever it must."""
+
+import asyncio
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from tests.support.server import serve_asgi
+from tilewall.receivers.direct import direct_writer
+from tilewall.receivers.routes import AsgiLink
+
+#: every length encoding of a frame (7 bits, 16 bits, 64 bits), and text beyond ASCII
+TEXTS = ["a", "x" * 125, "y" * 126, "z" * 65_535, "w" * 65_536, "écran → 🎬 mur"]
+
+
+class Recorder:
+    """An ASGI app that writes ``TEXTS`` to each connection and notes what happened."""
+
+    def __init__(self) -> None:
+        self.direct: list[bool] = []
+        self.written: list[bool] = []
+        self.after_close: bool | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert scope["type"] == "websocket"
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        writer = direct_writer(send)
+        self.direct.append(writer is not None)
+        link = AsgiLink(send)
+        for text in TEXTS:
+            if writer is not None:
+                self.written.append(writer.write(text))
+            else:
+                await link.send_text(text)
+        await link.send_text("through the link")
+        assert (await receive())["type"] == "websocket.receive"  # the client read them all
+        await send({"type": "websocket.close", "code": 1000})
+        if writer is not None:
+            self.after_close = writer.write("too late")
+        await receive()
+
+
+async def read_all(port: int, **options: Any) -> list[str]:
+    async with connect(f"ws://127.0.0.1:{port}/", max_size=None, **options) as ws:
+        texts = [str(await ws.recv()) for _ in range(len(TEXTS) + 1)]
+        await ws.send("done")
+        return texts
+
+
+async def test_frames_written_directly_arrive_whole_and_in_order() -> None:
+    app = Recorder()
+    async with serve_asgi(app) as port:
+        texts = await read_all(port, compression=None)
+    assert texts == [*TEXTS, "through the link"]
+    assert app.direct == [True]
+    assert app.written == [True] * len(TEXTS)
+    assert app.after_close is False  # a close was sent: the ASGI send decides from then on
+
+
+async def test_compressed_connections_are_written_through_asgi() -> None:
+    app = Recorder()
+    async with serve_asgi(app) as port:  # uvicorn offers permessage-deflate by default
+        texts = await read_all(port)  # and the client takes it
+    assert texts == [*TEXTS, "through the link"]
+    assert app.direct == [False]
+
+
+async def test_a_socket_that_is_not_keeping_up_is_left_to_asgi() -> None:
+    """With bytes still waiting in the transport, the direct way writes nothing (the ASGI
+    ``send`` waits for the socket instead)."""
+    decided: list[bool] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        writer = direct_writer(send)
+        assert writer is not None
+        big = "b" * (8 << 20)  # more than the client's socket buffers take at once
+        decided.append(writer.write(big))
+        decided.append(writer.write("next"))
+        await receive()
+
+    async with serve_asgi(app) as port:
+        async with connect(f"ws://127.0.0.1:{port}/", max_size=None, compression=None) as ws:
+            await asyncio.sleep(0.2)  # the app wrote before anything was read
+            assert len(str(await ws.recv())) == 8 << 20
+    assert decided == [True, False]
