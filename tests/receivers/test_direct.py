@@ -82,8 +82,11 @@ async def test_a_socket_that_is_not_keeping_up_is_left_to_asgi() -> None:
         decided.append(writer.write("next"))
         await receive()
 
-    async with serve_asgi(app) as port:
-        async with connect(f"ws://127.0.0.1:{port}/", max_size=None, compression=None) as ws:
-            await asyncio.sleep(0.2)  # the app wrote before anything was read
-            assert len(str(await ws.recv())) == 8 << 20
+    url = "ws://127.0.0.1:{}/"
+    async with (
+        serve_asgi(app) as port,
+        connect(url.format(port), max_size=None, compression=None) as ws,
+    ):
+        await asyncio.sleep(0.2)  # the app wrote before anything was read
+        assert len(str(await ws.recv())) == 8 << 20
     assert decided == [True, False]
