@@ -19,6 +19,7 @@ OP_LABELS = {
     "sources": "GET /api/sources",
     "system": "GET /api/system",
     "zone_switch": "PUT /api/zones/{id}/switch",
+    "zone_switch@1": "PUT /api/zones/{id}/switch, one client",
     "display_tag": "PUT /api/displays/{id}/tag",
 }
 

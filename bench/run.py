@@ -73,6 +73,8 @@ class Settings:
     duration_s: int = 4
     warmup_s: int = 1
     connections: int = 16
+    #: operations also measured with one connection (one client, one request at a time)
+    one_client_ops: list[str] = field(default_factory=lambda: ["zone_switch"])
     sources: int = 20
     ceiling: bool = True
     prism: bool = True
@@ -183,6 +185,11 @@ def seed_all(settings: Settings, work: Path) -> dict[str, Path]:
         if proc.returncode != 0:
             raise RuntimeError(f"seeding {key} failed:\n{out.decode(errors='replace')}")
     return dirs
+
+
+def one_client(name: str) -> str:
+    """The results key of operation ``name`` measured with one connection."""
+    return f"{name}@1"
 
 
 def operations(seeded: Seeded) -> dict[str, Operation]:
@@ -325,6 +332,19 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
                                 result["rps"] / prism_run["rps"] if prism_run else None
                             )
                             t_runs.setdefault((server, n, name), []).append(result)
+                        for name in [o for o in settings.one_client_ops if o in settings.ops]:
+                            proc = procs[(server, n)]
+                            result = run_wrk(
+                                proc.base_url,
+                                ops[n][name],
+                                cookies[(server, n)],
+                                settings.duration_s,
+                                1,
+                                work,
+                            )
+                            result["settle_s"] = proc.settle()
+                            result["vs_ceiling"] = result["vs_prism"] = None
+                            t_runs.setdefault((server, n, one_client(name)), []).append(result)
             rss_loaded = {key: p.rss_bytes() for key, p in procs.items()}
             prism_rss = prism.rss_bytes() if prism else None
 
