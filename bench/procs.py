@@ -116,6 +116,9 @@ class Proc:
         """Start and wait for the first answered request; seconds from spawn to answer."""
         env = {**os.environ, **self.env}
         env.setdefault("SCARF_ANALYTICS", "false")
+        # as installed: a wheel's modules are compiled when installed, so an environment
+        # that asks not to write bytecode would time compiling the whole host at start-up
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         self._log = self.log_path.open("wb")
         started = time.perf_counter()
         self.popen = subprocess.Popen(
