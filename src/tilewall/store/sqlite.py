@@ -26,7 +26,12 @@ def _pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def engine(path: Path) -> AsyncEngine:
     """An engine on the SQLite database at ``path`` (created on first connection)."""
-    made = create_async_engine(f"sqlite+aiosqlite:///{path}", hide_parameters=True)
+    # no rollback when a connection goes back to the pool: every use of it ends its own
+    # transaction (a write commits or rolls back, a read's connection rolls back when it
+    # closes), and each call to the database is a trip to aiosqlite's thread
+    made = create_async_engine(
+        f"sqlite+aiosqlite:///{path}", hide_parameters=True, pool_reset_on_return=None
+    )
     sa.event.listen(made.sync_engine, "connect", _pragmas)
     return made
 
