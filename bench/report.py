@@ -919,15 +919,23 @@ These wait for the receiver hub. The runner already calls their hooks in
 NOT_MEASURED = "not yet measured"
 NOTES_START = "<!-- notes: kept when the page is regenerated -->"
 NOTES_END = "<!-- /notes -->"
+#: hand-written, kept above the latest run (the goals and how far they are met)
+GOALS_START = "<!-- goals: kept above the latest run when the page is regenerated -->"
+GOALS_END = "<!-- /goals -->"
+
+
+def kept(previous: str, start_marker: str, end_marker: str) -> str:
+    """A hand-written section of the previous page, markers included ("" if none)."""
+    start = previous.find(start_marker)
+    end = previous.find(end_marker, start)
+    if start < 0 or end < 0:
+        return ""
+    return previous[start : end + len(end_marker)] + "\n"
 
 
 def kept_notes(previous: str) -> str:
     """The hand-written notes section of the previous page, markers included."""
-    start = previous.find(NOTES_START)
-    end = previous.find(NOTES_END, start)
-    if start < 0 or end < 0:
-        return ""
-    return previous[start : end + len(NOTES_END)] + "\n"
+    return kept(previous, NOTES_START, NOTES_END)
 
 
 def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
@@ -935,7 +943,11 @@ def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
     body = body.replace(
         f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
     )
-    parts = [INTRO, body]
+    parts = [INTRO]
+    goals = kept(previous, GOALS_START, GOALS_END)
+    if goals:
+        parts.append(goals)
+    parts.append(body)
     pending = [
         r for r in (results.get("receivers") or {}).values() if r.get("status") == NOT_MEASURED
     ]
