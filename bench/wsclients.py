@@ -154,6 +154,17 @@ class TimedConnection(ClientConnection):
 MESSAGE_OPCODES = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 
 
+async def open_receiver(url: str, timeout_s: float) -> ClientConnection:
+    """A receiver's connection, timed as it reads (``TimedConnection``)."""
+    return await connect(
+        url,
+        ping_interval=None,
+        max_size=2**20,
+        open_timeout=timeout_s,
+        create_connection=TimedConnection,
+    )
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of ``pid`` and its children, MB."""
     proc = psutil.Process(pid)
@@ -292,32 +303,14 @@ class Fleet:
             paced = False
             try:
                 if self.follow_group and attempt:
-                    ws = await connect(
-                        url,
-                        ping_interval=None,
-                        max_size=2**20,
-                        open_timeout=OPEN_TIMEOUT_S,
-                        create_connection=TimedConnection,
-                    )
+                    ws = await open_receiver(url, OPEN_TIMEOUT_S)
                 elif self.follow_group:
                     await connected.acquire()
                     paced = True
-                    ws = await connect(
-                        url,
-                        ping_interval=None,
-                        max_size=2**20,
-                        open_timeout=60,
-                        create_connection=TimedConnection,
-                    )
+                    ws = await open_receiver(url, 60)
                 else:
                     async with connected:
-                        ws = await connect(
-                            url,
-                            ping_interval=None,
-                            max_size=2**20,
-                            open_timeout=60,
-                            create_connection=TimedConnection,
-                        )
+                        ws = await open_receiver(url, 60)
                 hello = {
                     "v": 1,
                     "type": "hello",
