@@ -1,5 +1,6 @@
 """Frames written straight to a connection served by uvicorn arrive as the ASGI ``send``
-would have written them, and the direct way steps aside whenever it must."""
+would have written them, and the direct way steps aside whenever it must; an accepted
+connection goes on without what its handshake left."""
 
 import asyncio
 from typing import Any
@@ -7,7 +8,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from tests.support.server import serve_asgi
-from tilewall.receivers.direct import direct_writer
+from tilewall.receivers.direct import direct_writer, release_handshake
 from tilewall.receivers.routes import AsgiLink
 
 #: every length encoding of a frame (7 bits, 16 bits, 64 bits), and text beyond ASCII
@@ -21,11 +22,16 @@ class Recorder:
         self.direct: list[bool] = []
         self.written: list[bool] = []
         self.after_close: bool | None = None
+        #: what uvicorn still held of the handshake once it was released
+        self.handshake_left: list[Any] = []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert scope["type"] == "websocket"
         assert (await receive())["type"] == "websocket.connect"
         await send({"type": "websocket.accept"})
+        release_handshake(send, scope)
+        protocol = send.__self__
+        self.handshake_left += [protocol.request, protocol.response, scope["headers"]]
         writer = direct_writer(send)
         self.direct.append(writer is not None)
         link = AsgiLink(send)
@@ -57,6 +63,7 @@ async def test_frames_written_directly_arrive_whole_and_in_order() -> None:
     assert app.direct == [True]
     assert app.written == [True] * len(TEXTS)
     assert app.after_close is False  # a close was sent: the ASGI send decides from then on
+    assert app.handshake_left == [None, None, []]  # and the connection went on without it
 
 
 async def test_compressed_connections_are_written_through_asgi() -> None:

@@ -15,7 +15,7 @@ Only while the connection is open and its transport holds nothing unsent: anythi
 ASGI ``send``, which waits for flow control and raises once the connection is gone.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from websockets.frames import Frame, Opcode
@@ -53,13 +53,33 @@ class DirectWriter:
         return True
 
 
-def direct_writer(send: Callable[..., Any]) -> DirectWriter | None:
-    """A writer for the connection of ``send`` (an ASGI WebSocket ``send``), if its server
-    is one whose frames can be written directly; else None."""
+def _uvicorn_protocol(send: Callable[..., Any]) -> Any:
+    """The uvicorn protocol object whose ``send`` this is; None for any other server."""
     protocol = getattr(send, "__self__", None)
     if protocol is None:
         return None
     if not any(cls.__module__ == UVICORN_WEBSOCKETS for cls in type(protocol).__mro__):
+        return None
+    return protocol
+
+
+def release_handshake(send: Callable[..., Any], scope: MutableMapping[str, Any]) -> None:
+    """Let go of what an accepted connection no longer needs from its handshake: the
+    request and the response with their headers, which uvicorn keeps for as long as the
+    connection lasts, and the scope's copy of the headers (some 5 KB a connection: a
+    thousand receivers' worth is 5 MB of the host's memory)."""
+    scope["headers"] = []
+    protocol = _uvicorn_protocol(send)
+    if protocol is not None and protocol.handshake_complete:
+        protocol.request = None
+        protocol.response = None
+
+
+def direct_writer(send: Callable[..., Any]) -> DirectWriter | None:
+    """A writer for the connection of ``send`` (an ASGI WebSocket ``send``), if its server
+    is one whose frames can be written directly; else None."""
+    protocol = _uvicorn_protocol(send)
+    if protocol is None:
         return None
     conn = getattr(protocol, "conn", None)
     if conn is None or getattr(conn, "side", None) is not Side.SERVER or conn.extensions:

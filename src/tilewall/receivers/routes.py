@@ -22,7 +22,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 from litestar.types import WebSocketSendEvent
 
-from tilewall.receivers.direct import direct_writer
+from tilewall.receivers.direct import direct_writer, release_handshake
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,7 @@ def receivers_first(app: Any, hub: Hub, path: str = RECEIVER_PATH) -> App:
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
+        release_handshake(send, scope)
         client = scope.get("client")
         await _serve(hub, AsgiLink(send), client[0] if client else "", receive)
 
