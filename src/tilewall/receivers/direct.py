@@ -1,18 +1,20 @@
-"""Writing a text straight to a receiver's socket, where the ASGI server allows it.
+"""Writing to a receiver's connection straight, where the ASGI server allows it.
 
 A push to a thousand receivers writes the same text a thousand times. Through ASGI each
 write is a ``send`` that checks the connection's state, encodes and frames the text,
-writes it and awaits the transport's flow control: most of the time a push takes. Where
-the server is uvicorn with its sans-I/O ``websockets`` implementation (what ``tilewall
-serve`` runs: uvicorn's choice when websockets is installed), the connection's protocol
-object is the ``send``'s own, and a text frame from a
-server is the same bytes for every receiver (a server does not mask, and
-permessage-deflate is off): so the frame is made once per text, by websockets' framing,
-and written to each connection's transport.
+writes it and awaits the transport's flow control. Where the server is uvicorn with its
+sans-I/O ``websockets`` implementation (what ``tilewall serve`` runs: uvicorn's choice
+when websockets is installed), the connection's protocol object is the ``send``'s own,
+and a text frame from a server is the same bytes for every receiver (a server does not
+mask, and permessage-deflate is off): so the frame is made once per text, by websockets'
+framing, and written to each connection's transport.
 
 Only while the connection is open and its transport holds nothing unsent: anything else
 (a close under way, a receiver whose socket is not keeping up, another server) takes the
 ASGI ``send``, which waits for flow control and raises once the connection is gone.
+
+A connection stays open for as long as its receiver runs, so what its handshake left
+behind is let go once it is accepted (:func:`release_handshake`).
 """
 
 from collections.abc import Callable, MutableMapping
