@@ -284,8 +284,12 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
         with running([prism] if prism else []):
             ping = Operation("ping", (Request("GET", "/api/ping"),))
 
-            def load(proc: Proc, op: Operation, cookie: str, seconds: int) -> dict[str, Any]:
-                result = run_wrk(proc.base_url, op, cookie, seconds, settings.connections, work)
+            def load(
+                proc: Proc, op: Operation, cookie: str, seconds: int, connections: int = 0
+            ) -> dict[str, Any]:
+                result = run_wrk(
+                    proc.base_url, op, cookie, seconds, connections or settings.connections, work
+                )
                 result["settle_s"] = proc.settle()
                 return result
 
@@ -333,16 +337,13 @@ def bench_interface(settings: Settings, seeds: dict[str, Path], work: Path) -> d
                             )
                             t_runs.setdefault((server, n, name), []).append(result)
                         for name in [o for o in settings.one_client_ops if o in settings.ops]:
-                            proc = procs[(server, n)]
-                            result = run_wrk(
-                                proc.base_url,
+                            result = load(
+                                procs[(server, n)],
                                 ops[n][name],
                                 cookies[(server, n)],
                                 settings.duration_s,
-                                1,
-                                work,
+                                connections=1,
                             )
-                            result["settle_s"] = proc.settle()
                             result["vs_ceiling"] = result["vs_prism"] = None
                             t_runs.setdefault((server, n, one_client(name)), []).append(result)
             rss_loaded = {key: p.rss_bytes() for key, p in procs.items()}

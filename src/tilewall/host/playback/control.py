@@ -64,11 +64,10 @@ class Playback:
 
     def for_display(self, display: Display) -> Target:
         target = self._target(display)
-        if target is None:
-            wall = walls.wall_of(self._core.state, display.display_id)
-            name = wall.name if wall is not None else "?"
+        if target is None:  # on a wall, in none of its zones
+            wall = walls.membership(self._core.state).walls[display.display_id]
             raise Conflict(
-                f"display {display.display_id} is on video wall {name!r} but in no zone; "
+                f"display {display.display_id} is on video wall {wall.name!r} but in no zone; "
                 "add it to a zone to play on it"
             )
         return Target(*target)
