@@ -154,15 +154,17 @@ class TimedConnection(ClientConnection):
 MESSAGE_OPCODES = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 
 
-async def open_receiver(url: str, timeout_s: float) -> ClientConnection:
-    """A receiver's connection, timed as it reads (``TimedConnection``)."""
-    return await connect(
+async def open_receiver(url: str, timeout_s: float) -> TimedConnection:
+    """A receiver's connection, timed as it reads."""
+    ws = await connect(
         url,
         ping_interval=None,
         max_size=2**20,
         open_timeout=timeout_s,
         create_connection=TimedConnection,
     )
+    assert isinstance(ws, TimedConnection)
+    return ws
 
 
 def rss_mb(pid: int) -> float:
@@ -327,7 +329,7 @@ class Fleet:
                 async with ws:
                     await ws.send(json.dumps(hello))
                     async for text in ws:
-                        at = ws.arrived() if isinstance(ws, TimedConnection) else time.monotonic()
+                        at = ws.arrived()
                         message = json.loads(text)
                         kind = message.get("type")
                         if kind == "ping":
