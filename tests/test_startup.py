@@ -22,6 +22,7 @@ NOT_FOR_SERVING = (
     "alembic",  # only when a migration is needed
     "asyncpg",
     "sqlalchemy.dialects.postgresql",
+    "sqlalchemy.orm",  # the store is SQLAlchemy Core (tilewall.store.engine)
     "tilewall.store.postgres",
     "httpx",  # only when a standby forwards a write
     "granian",  # only when chosen

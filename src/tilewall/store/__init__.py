@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tilewall.store import sqlite
+from tilewall.store.engine import AsyncEngine
 from tilewall.store.sql import SqlStore
 from tilewall.store.sqlite import Store
 

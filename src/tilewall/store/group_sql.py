@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tilewall.host.system.members import ChangeBatch, SessionRow, Snapshot
 from tilewall.store import tables
+from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.sql import SESSION, USER
 
 #: the channel every committed write is announced on (payload: revision, generation,

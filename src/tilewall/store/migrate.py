@@ -18,7 +18,8 @@ import functools
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tilewall.store.engine import AsyncEngine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version"

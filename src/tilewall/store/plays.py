@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Play
 from tilewall.store import tables
+from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES
 from tilewall.store.sql import write_turn
 

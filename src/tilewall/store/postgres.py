@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from tilewall.host.errors import NotActive, StoreFailed
 from tilewall.host.system.members import ChangeBatch, Snapshot
 from tilewall.store import group_sql
+from tilewall.store.engine import AsyncConnection, AsyncEngine, create_async_engine
 from tilewall.store.health import describe
 from tilewall.store.migrate import upgrade
 from tilewall.store.sql import SqlStore

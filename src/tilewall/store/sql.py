@@ -15,11 +15,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 from tilewall.store import tables
+from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES, Health, describe
 
 #: the kinds a write names users and sessions by, beside the host's document kinds

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from tilewall.store.engine import AsyncEngine, create_async_engine
 from tilewall.store.migrate import upgrade
 from tilewall.store.sql import SqlStore
 
