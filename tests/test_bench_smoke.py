@@ -129,3 +129,18 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     for plot in plots:
         assert (tmp_path / "results" / f"{plot}-smoke.png").stat().st_size > 0
     assert not list((tmp_path / "work").iterdir()), "the work directory is left behind"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not CHROMIUM_OK, reason="Chromium is not installed (make test installs it)")
+def test_the_renderer_measurement_runs() -> None:
+    from bench import renderer
+
+    result = renderer.measure([5.0], 1, [4])
+    first, nudged = result["nudges"]["5.0"]
+    assert first == {"clock_moved_ms": 0.0, "frames_moved_ms": 0.0}
+    assert abs(nudged["clock_moved_ms"] - 5.0) < 2.0  # 200 ms played at rate 1.025
+    [start] = result["starts"]
+    assert start["phaseMs"] == 4
+    assert -20.0 < start["framesMs"] < 20.0
+    assert 0.0 <= start["startedPhaseMs"] < 1000 / 60
