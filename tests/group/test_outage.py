@@ -44,11 +44,12 @@ def test_the_database_restarted_the_hosts_recover(cluster: Cluster) -> None:
     second.api  # noqa: B018
     cluster.server.stop("fast")
     try:
-        # no member writes while the database is away (nothing can be acknowledged)
+        # no member writes while the database is away (nothing can be acknowledged);
+        # the group's view follows when the member's own link notices (its next tick)
         for host in (first, second):
             answer = host.api.post("/sources", json=web_source("while away"))
             assert answer.status_code == 503, answer.text
-            assert host.role() == "standby"
+            wait_for(lambda h=host: h.role() == "standby", timeout=5)
         # reads go on from memory
         assert first.source_names() == ["before"]
     finally:
