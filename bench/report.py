@@ -935,11 +935,6 @@ def kept(previous: str, start_marker: str, end_marker: str) -> str:
     return previous[start : end + len(end_marker)] + "\n"
 
 
-def kept_notes(previous: str) -> str:
-    """The hand-written notes section of the previous page, markers included."""
-    return kept(previous, NOTES_START, NOTES_END)
-
-
 def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
     body = summary(results, image_prefix="bench/results/", heading=2)
     body = body.replace(
@@ -955,7 +950,7 @@ def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
     ]
     if pending:
         parts.append(RECEIVER_TODO)
-    notes = kept_notes(previous)
+    notes = kept(previous, NOTES_START, NOTES_END)
     if notes:
         parts.append(notes)
     return "\n".join(parts)

@@ -466,14 +466,13 @@ async def main_async(config: dict[str, Any]) -> dict[str, Any]:
 async def run_switches(
     fleet: Fleet, config: dict[str, Any], seats: list[str], switches: int
 ) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
     # this process holds a thousand connections: a full pass of its own garbage collector
     # stalls its event loop for tens of milliseconds, and the receivers' arrivals would be
     # noted that much late. So it does not collect while switches are timed.
     gc.collect()
     gc.disable()
     try:
-        return await _switches(fleet, config, seats, switches, results)
+        return await _switches(fleet, config, seats, switches)
     finally:
         gc.enable()
 
@@ -483,8 +482,8 @@ async def _switches(
     config: dict[str, Any],
     seats: list[str],
     switches: int,
-    results: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
     base = config["base_url"]
     zone = config["zone"]
     sources: list[str] = config["sources"]

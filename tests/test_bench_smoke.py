@@ -137,10 +137,9 @@ def test_the_renderer_measurement_runs() -> None:
     from bench import renderer
 
     result = renderer.measure([5.0], 1, [4])
-    first, nudged = result["nudges"]["5.0"]
-    assert first == {"clock_moved_ms": 0.0, "frames_moved_ms": 0.0}
+    _, nudged = result["nudges"]["5.0"]
     assert abs(nudged["clock_moved_ms"] - 5.0) < 2.0  # 200 ms played at rate 1.025
+    assert abs(nudged["frames_moved_ms"]) < 30.0  # frames were seen before and after
     [start] = result["starts"]
-    assert start["phaseMs"] == 4
-    assert -20.0 < start["framesMs"] < 20.0
-    assert 0.0 <= start["startedPhaseMs"] < 1000 / 60
+    assert -5.0 < start["lateMs"] < 100.0  # the clock started when play() was called
+    assert -20.0 < start["framesMs"] < 20.0  # within about a refresh of its own clock

@@ -4,11 +4,11 @@ by id (a play ends by being written again), read by window and display, pruned."
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Play, PlayLogStore
 from tilewall.store import SqlStore
+from tilewall.store.engine import create_async_engine
 from tilewall.store.plays import PlayRecords
 
 H = 3_600_000
