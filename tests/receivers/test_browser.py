@@ -144,6 +144,38 @@ async def test_wall_tiles_show_their_crop(browser: Any, tmp_path: Path) -> None:
         assert near(await pixel(pages[1], 5, 100), (20, 40, 220))
 
 
+async def test_rate_bias_keeps_tiles_off_chromiums_cadence(browser: Any, tmp_path: Path) -> None:
+    """The bias a muted video plays with (follow.js): never within Chromium's cadence
+    band (a quarter of a percent of rate 1), what it adds to the position is exactly its
+    integral, it adds nothing over a period, and it stays within half its span."""
+    host = FakeHost()
+    async with serve(host, media_dir=tmp_path) as (_hub, port):
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=bias")
+        got = await page.evaluate(
+            """async () => {
+                const m = await import('/receiver/follow.js');
+                const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
+                const step = 0.25, from = 1795637007162.5;
+                let integral = 0, worst = 0, least = Infinity, low = 0, high = 0, sum = 0, n = 0;
+                const start = m.offset(from) * 1000;
+                for (let h = from; h < from + 2 * period; h += step) {
+                    integral += m.bias(h) * step;
+                    const o = m.offset(h + step) * 1000;
+                    worst = Math.max(worst, Math.abs(start + integral - o));
+                    least = Math.min(least, Math.abs(m.bias(h)));
+                    low = Math.min(low, o); high = Math.max(high, o); sum += o; n += 1;
+                }
+                return { worst, least, low, high, mean: sum / n, span: m.BIAS_SPAN_MS,
+                         drift: m.offset(from + period) * 1000 - start };
+            }"""
+        )
+    assert got["least"] >= 0.003, got  # 1.0025 and up: no cadence (bench/renderer.py)
+    assert got["worst"] < 0.05, got
+    assert abs(got["drift"]) < 1e-6 and abs(got["mean"]) < 0.05, got
+    assert -got["span"] / 2 - 1e-6 <= got["low"] < got["high"] <= got["span"] / 2 + 1e-6, got
+
+
 async def test_page_schedule_matches_host_schedule(browser: Any, tmp_path: Path) -> None:
     import random
 

@@ -373,6 +373,8 @@ VIDEOS = """() => Array.from(document.querySelectorAll('video'), (v) => ({
   shown: v.classList.contains('shown'), paused: v.paused, t: v.currentTime * 1000,
   loop: v.loop || v.hasAttribute('loop'), rs: v.readyState}))"""
 STARTS = "(at) => window.tilewall.sync(at - 1).starts.filter((s) => Math.abs(s.atMs - at) < 1)"
+HELD_AT = "() => document.querySelector('video.shown').currentTime * 1000"
+BIAS_OFFSET_MS = "(h) => import('/receiver/follow.js').then((m) => m.offset(h) * 1000)"
 
 
 @contextlib.contextmanager
@@ -406,12 +408,14 @@ def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> No
     assert all(t == told[0] for t in told), "every tile is told the same timeline"
     assert start == told[0]["anchorMs"] + LEAD_MS and start > host_now(), (start, host_now())
     # before the instant: paused, pre-rolled where the timeline will be then (a start is
-    # made in the middle of the vsync interval the instant falls in: within 17 ms after it)
+    # made in the middle of the vsync interval the instant falls in: within 17 ms after it;
+    # a tile's position also carries the rate bias, within BIAS_SPAN_MS / 2 of it)
     wall.wait_tiles(
         f"(() => {{ const v = document.querySelector('video.shown'); return v && v.paused && "
-        f"!v.seeking && Math.abs(v.currentTime * 1000 - {held_ms} - 8) < 10; }})()",
+        f"!v.seeking && Math.abs(v.currentTime * 1000 - {held_ms} - 8) < 25; }})()",
         timeout_s=(start - host_now()) / 1000,
     )
+    held = {seat: page.evaluate(HELD_AT) for seat, page in wall.pages.items()}
     assert host_now() < start, "the tiles held until the scheduled instant"
     for seat, page in wall.pages.items():
         assert page.evaluate("() => window.tilewall.sample().playing") is False, seat
@@ -421,7 +425,11 @@ def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> No
         starts = page.evaluate(STARTS, start)
         assert starts and not any(s.get("missed") for s in starts), (seat, starts)
         assert starts[0]["readyMs"] is not None and starts[0]["readyMs"] < start, (seat, starts)
-        assert start <= starts[0]["goMs"] < start + 17, (seat, starts)
+        go = starts[0]["goMs"]
+        assert start <= go < start + 17, (seat, starts)
+        # held where the timeline is on the start's instant, bias included (within 8 ms)
+        cue_ms = held_ms + (go - start) + page.evaluate(BIAS_OFFSET_MS, go)
+        assert abs(held[seat] - cue_ms) < 8, (seat, held[seat], cue_ms)
         clocks.append(starts[0]["startedMs"])
         video = page.evaluate(VIDEOS)
         assert any(v["shown"] and not v["paused"] for v in video), (seat, video)

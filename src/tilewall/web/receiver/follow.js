@@ -16,19 +16,81 @@
 // A video not pre-rolled by its instant, or more than SEEK_ABOVE_S off while it plays,
 // joins at an instant of its own: now plus as long as a cue takes here (learned from
 // its seeks). While it plays, playbackRate removes small errors (a start made late by a
-// busy page, drift).
+// busy page, drift), on top of the rate bias a muted video plays with (below).
 
 export const SEEK_ABOVE_S = 0.5; // larger errors join again, smaller ones nudge playbackRate
 const HOLD_WITHIN_S = 0.008; // a held (paused, cued) video is this close to its position
-const DEADBAND_S = 0.004; // a larger error while playing starts a nudge (a quarter vsync at 60 Hz)...
+const DEADBAND_S = 0.0025; // a larger error while playing starts a nudge...
 const SETTLED_S = 0.001; // ...which goes on until the error is this small
-const NUDGE_GAIN = 4; // playbackRate = 1 - gain * error: an error halves in about 0.2 s
+const NUDGE_GAIN = 8; // playbackRate = 1 - gain * error, driven every NUDGE_TICK_MS...
+const NUDGE_TICK_MS = 50; // ...while it nudges: an error shrinks to 0.6 of itself per tick
 const MAX_NUDGE = 0.25; // playbackRate within 1 +/- this
 const LATE_MS = SEEK_ABOVE_S * 1000; // a pre-rolled start called late (a busy page) still
 // starts, as late as this: the nudge catches up (joining again would be later still)
-const MEASURE_AFTER_MS = 120; // a start is measured (and learned from) this long after
+const MEASURE_AFTER_MS = 60; // a start is measured (and learned from) this long after
 const JOIN_MIN_MS = 120; // a join of its own is at least this far ahead...
 const JOIN_MAX_MS = 1500; // ...and at most this far
+
+// Chromium paces a video's frames by a cadence it finds between the frame rate and the
+// screen's (25 fps on 60 Hz: 2,3,2,3,2 vsyncs) whenever the rate it measures (a moving
+// average over about a second of frames) is within a quarter of a percent of 1. Under a
+// cadence the frames keep to where the first one fell and ignore the clock by up to
+// 20 ms, so tiles that started a few ms apart stay a vsync apart whatever their clocks
+// do. Outside that band it shows, on each vsync, the frame the clock gives. So a muted
+// video (every tile) never plays at rate 1: 1 + BIAS for BIAS_HOLD_MS, then 1 - BIAS as
+// long, turning each time with TURN_MS at 1 -/+ TURN_RATE, which carries the average
+// through the band faster than Chromium takes up a cadence (100 ms). The turns fall on
+// the host's clock, the same for every receiver, and the position follows what the
+// rate makes of it (offset(), within +/- BIAS_SPAN_MS / 2). A video with sound plays at
+// rate 1 (no warble), paced by cadence.
+export const BIAS = 0.004;
+export const BIAS_HOLD_MS = 1400;
+export const TURN_RATE = 0.12;
+export const TURN_MS = 120;
+const BIAS_PERIOD_MS = 2 * (BIAS_HOLD_MS + TURN_MS);
+export const BIAS_SPAN_MS = TURN_RATE * TURN_MS + BIAS * BIAS_HOLD_MS;
+
+function phase(h) {
+  return ((h % BIAS_PERIOD_MS) + BIAS_PERIOD_MS) % BIAS_PERIOD_MS;
+}
+
+/** The rate bias at host instant `h` (a turn up, up, a turn down, down). */
+export function bias(h) {
+  const u = phase(h);
+  if (u < TURN_MS) return TURN_RATE;
+  if (u < TURN_MS + BIAS_HOLD_MS) return BIAS;
+  if (u < 2 * TURN_MS + BIAS_HOLD_MS) return -TURN_RATE;
+  return -BIAS;
+}
+
+/** Where the bias has put a playing video at host instant `h`, in seconds (zero mean). */
+export function offset(h) {
+  const u = phase(h);
+  const up = TURN_RATE * TURN_MS;
+  let ms;
+  if (u < TURN_MS) ms = TURN_RATE * u;
+  else if (u < TURN_MS + BIAS_HOLD_MS) ms = up + BIAS * (u - TURN_MS);
+  else if (u < 2 * TURN_MS + BIAS_HOLD_MS) ms = BIAS_SPAN_MS - TURN_RATE * (u - TURN_MS - BIAS_HOLD_MS);
+  else ms = BIAS * BIAS_HOLD_MS - BIAS * (u - 2 * TURN_MS - BIAS_HOLD_MS);
+  return (ms - BIAS_SPAN_MS / 2) / 1000;
+}
+
+/** The bias of `video` at host instant `h`: none for a video with sound. */
+function biasOf(video, h) {
+  return video.muted ? bias(h) : 0;
+}
+
+/** Where the bias has put `video` at host instant `h` (seconds). */
+function offsetOf(video, h) {
+  return video.muted ? offset(h) : 0;
+}
+
+/** The next host instant after `h` the bias changes. */
+function nextTurn(h) {
+  const u = phase(h);
+  const edges = [TURN_MS, TURN_MS + BIAS_HOLD_MS, 2 * TURN_MS + BIAS_HOLD_MS, BIAS_PERIOD_MS];
+  return h - u + edges.find((e) => e > u);
+}
 
 // learned on this page: how long play() takes to start the media clock, how long seeks take
 let startLatencyMs = 10;
@@ -86,14 +148,17 @@ export function joinLeadMs() {
 }
 
 function state(video) {
-  if (!video._tw) video._tw = { cue: null, started: null };
+  if (!video._tw) video._tw = { cue: null, started: null, nudging: false };
   return video._tw;
 }
 
-/** Pause at `s` (seconds), seeking there when farther than HOLD_WITHIN_S. */
-function hold(video, s) {
+/**
+ * Pause at `s` (seconds), seeking there when farther than HOLD_WITHIN_S, at the rate it
+ * will play on at host instant `at` (frames decoded now are measured at it).
+ */
+function hold(video, s, at) {
   if (!video.paused) video.pause();
-  video.playbackRate = 1;
+  setRate(video, 1 + biasOf(video, at));
   if (video.readyState < 1 || video.seeking) return;
   const duration = video.duration;
   const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
@@ -111,6 +176,10 @@ function ready(video, s) {
   return Math.abs(video.currentTime - to) <= HOLD_WITHIN_S;
 }
 
+function setRate(video, rate) {
+  if (video.playbackRate !== rate) video.playbackRate = rate;
+}
+
 function play(video) {
   video
     .play()
@@ -123,9 +192,9 @@ function play(video) {
 }
 
 /** A cue for host instant `at` (the timeline's or the slot's), started on `go` (aligned). */
-function cueAt(at, target, kind, now) {
+function cueAt(video, at, target, kind, now) {
   const go = aligned(at, now - performance.now());
-  return { at, go, s: Math.max(target(go).s, 0), kind, readyAt: null };
+  return { at, go, s: Math.max(target(go).s + offsetOf(video, go), 0), kind, readyAt: null };
 }
 
 /**
@@ -139,32 +208,31 @@ export function drive(video, now, target, wake, log) {
   if ((!t.moving && t.startsAt == null) || t.s >= end) {
     st.cue = null; // paused, or ended: hold at the position
     st.started = null;
-    hold(video, t.s);
+    hold(video, t.s, now);
     return ready(video, t.s);
   }
   if (!t.moving) {
     // the timeline (or this item's slot) starts at a known instant: pre-roll for it
-    if (!st.cue || st.cue.at !== t.startsAt) st.cue = cueAt(t.startsAt, target, "start", now);
+    if (!st.cue || st.cue.at !== t.startsAt) st.cue = cueAt(video, t.startsAt, target, "start", now);
   } else if (!st.cue && (video.paused || video.ended)) {
-    st.cue = cueAt(now + joinLeadMs(), target, "join", now); // moving without us: join
+    st.cue = cueAt(video, now + joinLeadMs(), target, "join", now); // moving without us: join
   }
   if (st.cue) return cued(video, st, now, target, wake, log);
   measureStart(video, st, now, target, log);
   if (st.started) return true; // just started: left alone until measured
-  const error = video.currentTime - t.s; // > 0: ahead of the host
+  const error = video.currentTime - t.s - offsetOf(video, now); // > 0: ahead of the host
   if (video.seeking || video.readyState < 2) return false;
   if (Math.abs(error) > SEEK_ABOVE_S) {
-    st.cue = cueAt(now + joinLeadMs(), target, "join", now);
+    st.cue = cueAt(video, now + joinLeadMs(), target, "join", now);
     return cued(video, st, now, target, wake, log);
   }
   // Hysteresis: a nudge stops near zero rather than at the deadband's edge, so tiles
   // that catch up from either side end up together.
-  const nudging = video.playbackRate !== 1;
-  if (Math.abs(error) > (nudging ? SETTLED_S : DEADBAND_S)) {
-    video.playbackRate = Math.min(1 + MAX_NUDGE, Math.max(1 - MAX_NUDGE, 1 - NUDGE_GAIN * error));
-  } else if (nudging) {
-    video.playbackRate = 1;
-  }
+  st.nudging = Math.abs(error) > (st.nudging ? SETTLED_S : DEADBAND_S);
+  const nudge = st.nudging ? Math.min(MAX_NUDGE, Math.max(-MAX_NUDGE, -NUDGE_GAIN * error)) : 0;
+  setRate(video, 1 + biasOf(video, now) + nudge);
+  if (st.nudging) wake(now + NUDGE_TICK_MS);
+  else if (video.muted) wake(nextTurn(now));
   return Math.abs(error) < SEEK_ABOVE_S;
 }
 
@@ -175,17 +243,18 @@ function cued(video, st, now, target, wake, log) {
   const isReady = ready(video, cue.s);
   if (isReady && cue.readyAt == null) cue.readyAt = now;
   if (now < callAt) {
-    hold(video, cue.s);
+    hold(video, cue.s, cue.go);
     wake(callAt);
     return ready(video, cue.s);
   }
   if (cue.s >= video.duration) {
-    hold(video, cue.s); // a cue at the end of the medium: it ends there
+    hold(video, cue.s, cue.go); // a cue at the end of the medium: it ends there
     return isReady;
   }
   if (isReady && now <= callAt + LATE_MS) {
     st.cue = null;
-    video.playbackRate = 1;
+    st.nudging = false;
+    setRate(video, 1 + biasOf(video, cue.go));
     play(video);
     st.started = { cue, calledAt: now, lateMs: now - callAt };
     wake(now + MEASURE_AFTER_MS);
@@ -193,8 +262,8 @@ function cued(video, st, now, target, wake, log) {
   }
   // missed it (not pre-rolled in time, or called too late): an instant of its own
   if (log) log({ kind: cue.kind, atMs: cue.at, readyMs: cue.readyAt, missed: true, calledMs: now });
-  st.cue = cueAt(now + joinLeadMs(), target, "join", now);
-  hold(video, st.cue.s);
+  st.cue = cueAt(video, now + joinLeadMs(), target, "join", now);
+  hold(video, st.cue.s, st.cue.go);
   wake(st.cue.go - startLatencyMs);
   return false;
 }
@@ -210,7 +279,9 @@ function measureStart(video, st, now, target, log) {
   if (now - started.calledAt < MEASURE_AFTER_MS) return;
   st.started = null;
   const { cue, calledAt, lateMs } = started;
-  const clockStart = now - (video.currentTime - cue.s) * 1000; // host instant it left cue.s
+  // the host instant it left cue.s: what it has played since, less what the bias added
+  const moved = video.currentTime - cue.s - (offsetOf(video, now) - offsetOf(video, cue.go));
+  const clockStart = now - moved * 1000;
   const latency = clockStart - calledAt;
   if (lateMs < 10 && latency > -50 && latency < 250) startLatencyMs = Math.min(Math.max(startLatencyMs + 0.5 * (latency - startLatencyMs), 0), 150);
   if (log) log({ kind: cue.kind, atMs: cue.at, goMs: cue.go, readyMs: cue.readyAt, calledMs: calledAt, lateMs, startedMs: clockStart, errorMs: cue.go - clockStart });
