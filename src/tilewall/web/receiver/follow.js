@@ -85,6 +85,16 @@ function offsetOf(video, h) {
   return video.muted ? offset(h) : 0;
 }
 
+/**
+ * Set up a new video element before it loads: a muted one starts biased, since the frames
+ * it decodes while loading already count in the rate Chromium measures.
+ */
+export function prepare(video) {
+  if (!video.muted) return;
+  video.defaultPlaybackRate = 1 + BIAS;
+  video.playbackRate = 1 + BIAS;
+}
+
 /** The next host instant after `h` the bias changes. */
 function nextTurn(h) {
   const u = phase(h);

@@ -25,7 +25,7 @@
 
 import { instantOf, locate, positionAt, slotStartMs, startOf } from "./schedule.js";
 import { PREFETCH_HEADER } from "./prefetch.js";
-import { drive, noteVsync } from "./follow.js";
+import { drive, noteVsync, prepare } from "./follow.js";
 
 const PRELOAD_MS = 3000; // the next item starts loading this long before its slot
 const SHOW_ANYWAY_MS = 1000; // a video that can play is shown once on time (follow.js), or after this long
@@ -406,6 +406,7 @@ function signage(source, ctx) {
             node.muted = ctx.muted;
             node.playsInline = true;
             node.preload = "auto";
+            prepare(node);
           } else {
             node.decoding = "async";
             node.alt = "";
@@ -497,6 +498,7 @@ function stream(source, ctx) {
         video.muted = source.muted || ctx.muted;
         video.playsInline = true;
         video.preload = "auto";
+        prepare(video);
       },
     }),
     framesOf(() => items, ctx, () => timeline),
