@@ -49,6 +49,8 @@ export const TURN_RATE = 0.12;
 export const TURN_MS = 120;
 const BIAS_PERIOD_MS = 2 * (BIAS_HOLD_MS + TURN_MS);
 export const BIAS_SPAN_MS = TURN_RATE * TURN_MS + BIAS * BIAS_HOLD_MS;
+const TRIM_GAIN = 2; // within the deadband: rate + -gain * error...
+const TRIM_MAX = 0.0015; // ...within this
 
 function phase(h) {
   return ((h % BIAS_PERIOD_MS) + BIAS_PERIOD_MS) % BIAS_PERIOD_MS;
@@ -186,6 +188,15 @@ function ready(video, s) {
   return Math.abs(video.currentTime - to) <= HOLD_WITHIN_S;
 }
 
+/**
+ * Within the deadband a biased video still leans towards zero error, gently: never so
+ * much that its rate comes within Chromium's cadence band (|bias| - TRIM_MAX >= 0.0025).
+ */
+function trim(video, error) {
+  if (!video.muted) return 0;
+  return Math.min(TRIM_MAX, Math.max(-TRIM_MAX, -TRIM_GAIN * error));
+}
+
 function setRate(video, rate) {
   if (video.playbackRate !== rate) video.playbackRate = rate;
 }
@@ -239,7 +250,9 @@ export function drive(video, now, target, wake, log) {
   // Hysteresis: a nudge stops near zero rather than at the deadband's edge, so tiles
   // that catch up from either side end up together.
   st.nudging = Math.abs(error) > (st.nudging ? SETTLED_S : DEADBAND_S);
-  const nudge = st.nudging ? Math.min(MAX_NUDGE, Math.max(-MAX_NUDGE, -NUDGE_GAIN * error)) : 0;
+  const nudge = st.nudging
+    ? Math.min(MAX_NUDGE, Math.max(-MAX_NUDGE, -NUDGE_GAIN * error))
+    : trim(video, error);
   setRate(video, 1 + biasOf(video, now) + nudge);
   if (st.nudging) wake(now + NUDGE_TICK_MS);
   else if (video.muted) wake(nextTurn(now));
