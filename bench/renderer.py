@@ -36,6 +36,10 @@ if __package__ in (None, ""):
 
 from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, CLIP, VIEWPORT
 
+FOLLOW_JS = (
+    Path(__file__).resolve().parent.parent / "src" / "tilewall" / "web" / "receiver" / "follow.js"
+)
+
 PAGE = """<!doctype html><html><body style="margin:0;background:#000">
 <video id="v" src="clip.mp4" muted playsinline preload="auto"
        style="width:320px;height:180px"></video>
@@ -80,6 +84,50 @@ window.nudges = async (step, count) => {
   }
   return out;
 };
+// Clock steps under a rate: the clip plays at `rateAt(t)` (a fixed rate, or the receiver's
+// bias from follow.js), its clock is moved ahead by `step` ms every second (100 ms at
+// + step / 100), and after each step the frames' mean error against the element's own
+// clock (read every 4 ms, interpolated) over the next 600 ms (a stray frame, off by more
+// than 100 ms, is left out: a callback for a frame of a stall).
+window.follows = async (mode, step, count) => {
+  const bias = mode === 'bias' ? (await import('./follow.js')).bias : null;
+  const base = mode === 'bias' ? 1 : Number(mode);
+  const rateAt = (t, extra) => (bias ? 1 + bias(performance.timeOrigin + t) : base) + extra;
+  await rewind();
+  v.playbackRate = rateAt(performance.now(), 0);
+  await v.play();
+  const clock = [];
+  const run = async (ms, extra) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      const now = performance.now();
+      const r = rateAt(now, extra);
+      if (v.playbackRate !== r) v.playbackRate = r;
+      clock.push([now, v.currentTime * 1000]);
+      await sleep(4);
+    }
+  };
+  const at = (t) => {  // the element's clock at performance time t
+    let lo = 0, hi = clock.length - 1;
+    if (hi < 1 || t < clock[0][0] || t > clock[hi][0]) return null;
+    while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (clock[mid][0] <= t) lo = mid; else hi = mid; }
+    const [x0, y0] = clock[lo], [x1, y1] = clock[hi];
+    return x1 > x0 ? y0 + ((y1 - y0) * (t - x0)) / (x1 - x0) : y0;
+  };
+  await run(1500, 0);
+  const out = [];
+  for (let k = 0; k <= count; k++) {
+    if (k) await run(100, step / 100);
+    await run(300, 0);
+    const from = performance.now();
+    await run(600, 0);
+    const errors = frames.filter((f) => f[0] >= from && f[0] < from + 600)
+      .map((f) => f[1] - at(f[0])).filter((e) => Number.isFinite(e) && Math.abs(e) < 100);
+    const n = Math.floor(errors.length / 5) * 5;
+    out.push(n ? errors.slice(0, n).reduce((a, b) => a + b, 0) / n : null);
+  }
+  return out;
+};
 window.startAt = async (phaseMs) => {
   await rewind();
   const grid = await frame();
@@ -109,15 +157,24 @@ def serve(folder: Path) -> ThreadingHTTPServer:
     return server
 
 
-def measure(steps: list[float], count: int, phases: list[int]) -> dict[str, Any]:
-    """Nudges of each size in ``steps`` (``count`` of each), then a start at each of
-    ``phases`` (ms into the refresh interval)."""
+RATES = ["1", "1.002", "1.003", "1.004", "bias"]
+#: clock steps of this size (ms), and how many, in each rate's run
+RATE_STEP_MS = 2.0
+RATE_STEPS = 8
+
+
+def measure(
+    steps: list[float], count: int, phases: list[int], rates: list[str] | None = None
+) -> dict[str, Any]:
+    """Nudges of each size in ``steps`` (``count`` of each), a start at each of
+    ``phases`` (ms into the refresh interval), then clock steps under each of ``rates``."""
     from playwright.sync_api import sync_playwright
 
-    out: dict[str, Any] = {"nudges": {}, "starts": []}
+    out: dict[str, Any] = {"nudges": {}, "starts": [], "rates": {}}
     with tempfile.TemporaryDirectory(prefix="renderer-") as tmp:
         folder = Path(tmp)
         shutil.copy(CLIP, folder / "clip.mp4")
+        shutil.copy(FOLLOW_JS, folder / "follow.js")
         (folder / "index.html").write_text(PAGE)
         server = serve(folder)
         try:
@@ -140,10 +197,26 @@ def measure(steps: list[float], count: int, phases: list[int]) -> dict[str, Any]
                     ]
                 for phase in phases:
                     out["starts"].append(page.evaluate("(p) => startAt(p)", phase))
+                for rate in rates or []:
+                    errors = page.evaluate(
+                        "([m, s, n]) => follows(m, s, n)", [rate, RATE_STEP_MS, RATE_STEPS]
+                    )
+                    out["rates"][rate] = followed(errors)
                 browser.close()
         finally:
             server.shutdown()
     return out
+
+
+def followed(errors: list[float | None]) -> dict[str, Any]:
+    """The frames' error against the clock after each clock step, and how far it went:
+    frames that follow the clock keep it (a few ms of a frame's quantisation); frames
+    held by a cadence lose each step until Chromium lets go (20 ms)."""
+    seen = [e for e in errors if e is not None]
+    return {
+        "frames_vs_clock_ms": [None if e is None else round(e, 2) for e in errors],
+        "range_ms": round(max(seen) - min(seen), 2) if seen else None,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,10 +224,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", default="1,5", help="nudge sizes in ms, comma separated")
     parser.add_argument("--count", type=int, default=8, help="nudges of each size")
     parser.add_argument("--phases", type=int, default=2, help="rounds of start phases")
+    parser.add_argument(
+        "--rates",
+        default=",".join(RATES),
+        help="rates for the clock steps ('bias': the receiver's)",
+    )
     parser.add_argument("--out", type=Path, help="results JSON")
     args = parser.parse_args(argv)
     phases = [phase for _ in range(args.phases) for phase in range(0, 17, 2)]
-    result = measure([float(s) for s in args.steps.split(",")], args.count, phases)
+    rates = [r for r in args.rates.split(",") if r]
+    result = measure([float(s) for s in args.steps.split(",")], args.count, phases, rates)
     for step, rows in result["nudges"].items():
         moved = ", ".join(f"{r['clock_moved_ms']:.1f}/{r['frames_moved_ms']:.1f}" for r in rows[1:])
         print(f"nudges of {step} ms, clock/frames moved (ms): {moved}")
@@ -165,6 +244,12 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"play() {phase:2d} ms into the refresh interval: frames vs own clock "
             f"{statistics.mean(errors):6.1f} ms (runs {', '.join(f'{e:.1f}' for e in errors)})"
+        )
+    for rate, row in result["rates"].items():
+        errors = ", ".join("-" if e is None else f"{e:.1f}" for e in row["frames_vs_clock_ms"])
+        print(
+            f"rate {rate:>5}: frames vs clock after each {RATE_STEP_MS:g} ms step: {errors} "
+            f"(range {row['range_ms']} ms)"
         )
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")

@@ -136,10 +136,15 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
 def test_the_renderer_measurement_runs() -> None:
     from bench import renderer
 
-    result = renderer.measure([5.0], 1, [4])
+    result = renderer.measure([5.0], 1, [4], ["bias"])
     _, nudged = result["nudges"]["5.0"]
     assert abs(nudged["clock_moved_ms"] - 5.0) < 2.0  # 200 ms played at rate 1.025
     assert abs(nudged["frames_moved_ms"]) < 30.0  # frames were seen before and after
     [start] = result["starts"]
     assert -5.0 < start["lateMs"] < 100.0  # the clock started when play() was called
     assert -20.0 < start["framesMs"] < 20.0  # within about a refresh of its own clock
+    # under the receiver's rate bias the frames follow the clock through every 2 ms step
+    # (under a cadence they would lose each step, 16 ms over the run)
+    biased = result["rates"]["bias"]
+    assert len([e for e in biased["frames_vs_clock_ms"] if e is not None]) == 9, biased
+    assert biased["range_ms"] < 8.0, biased
