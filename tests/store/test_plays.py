@@ -1,6 +1,9 @@
 """The play log port on the store's engine, the same on SQLite and PostgreSQL: written
 by id (a play ends by being written again), read by window and display, pruned."""
 
+import asyncio
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -47,6 +50,7 @@ async def test_plays_round_trip_by_window_and_display(store: SqlStore) -> None:
 async def test_a_database_that_cannot_be_reached_fails_as_the_store_does(
     tmp_path: Path,
 ) -> None:
+    threads_before = set(threading.enumerate())
     engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'x.db'}")
     plays = PlayRecords(engine)
     try:
@@ -56,3 +60,9 @@ async def test_a_database_that_cannot_be_reached_fails_as_the_store_does(
             await plays.open_plays()
     finally:
         await engine.dispose()
+        # aiosqlite stops the thread of a connection that failed to open without waiting
+        # for it; it answers on this test's loop, so it must end while the loop runs
+        deadline = time.monotonic() + 5
+        for thread in set(threading.enumerate()) - threads_before:
+            while thread.is_alive() and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
