@@ -888,7 +888,8 @@ What is measured:
    (`bench/wsclients.py`); wall sync of 4 and 9 tiles playing one video in headless
    Chromium (`bench/wallsync.py`); host memory idle and with 100 and 1,000 receivers.
    Run on its own: `bench/renderer.py`, what Chromium's renderer does with a playing
-   video's frames (rate nudges, the instant of a start), on one page.
+   video's frames (rate nudges, the instant of a start, clock steps under a fixed rate
+   and under the receiver's rate bias), on one page.
 6. **PostgreSQL and host groups** (`bench/postgres.py`, on a throw-away PostgreSQL
    server of its own): the interface on PostgreSQL beside SQLite (reads, switches and
    durable writes, the same rounds), and the takeover of a group of two hosts: `kill -9`
