@@ -466,12 +466,13 @@ def test_a_looping_clip_loops_on_the_timeline(wall: Wall) -> None:
         loop_at = timeline["anchorMs"] + duration - timeline["anchorPositionMs"]
         assert loop_at > timeline["startMs"]
         # shortly before the loop point: the next pass waits, paused at its start (the
-        # start is made in the middle of a vsync interval: up to 17 ms into the clip)
+        # start is made in the middle of a vsync interval, up to 17 ms into the clip, and
+        # carries the rate bias's offset then, up to BIAS_SPAN_MS / 2 = 10 ms more)
         time.sleep(max(loop_at - 700 - host_now(), 0) / 1000)
         wall.wait_tiles(
             "(() => { const v = Array.from(document.querySelectorAll('video'));"
             " return v.length === 2 && v.some((x) => !x.classList.contains('shown')"
-            " && x.paused && x.currentTime < 0.02 && x.readyState >= 2); })()",
+            " && x.paused && x.currentTime < 0.03 && x.readyState >= 2); })()",
             timeout_s=0.5,
         )
         for seat, page in wall.pages.items():
