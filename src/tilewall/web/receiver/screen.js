@@ -23,6 +23,7 @@ import { learned } from "./follow.js";
 const HOLD_MAX_MS = 10000;
 const KEEP_FRAMES = 1200; // frames kept for sync(): a minute of 20 fps
 const KEEP_STARTS = 200;
+const WAKE_SLACK_MS = 5; // an instant passed this recently still gets its tick
 
 function element(tag, className) {
   const el = document.createElement(tag);
@@ -62,17 +63,23 @@ export function render(container, description, clock, options = {}) {
   const starts = [];
   const wakes = new Map(); // host instant (ms) -> timer: ticks made on an instant
 
-  /** Tick again at host instant `at` (the start of a cued video, a change of item). */
+  /**
+   * Tick again at host instant `at` (the start of a cued video, a turn of the rate bias,
+   * a change of item). Never early: setTimeout truncates a fractional delay, and a tick
+   * a fraction of a ms before its instant finds it still ahead. Never lost: an instant
+   * that passed while the caller worked (a busy page) ticks at once. Either way the next
+   * tick would be the regular one (every 100 ms): a start or a turn made that late.
+   */
   function wake(at) {
     const key = Math.round(at);
     const delay = at - clock();
-    if (delay <= 0 || delay > 60000 || wakes.has(key)) return;
+    if (delay <= -WAKE_SLACK_MS || delay > 60000 || wakes.has(key)) return;
     wakes.set(
       key,
       setTimeout(() => {
         wakes.delete(key);
         tick();
-      }, delay),
+      }, Math.max(Math.ceil(delay), 0)),
     );
   }
 
