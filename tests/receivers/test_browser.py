@@ -176,6 +176,48 @@ async def test_rate_bias_keeps_tiles_off_chromiums_cadence(browser: Any, tmp_pat
     assert -got["span"] / 2 - 1e-6 <= got["low"] < got["high"] <= got["span"] / 2 + 1e-6, got
 
 
+async def test_wakes_tick_on_their_instant_never_before_and_never_lost(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A wake (wakes.js) ticks at or after its instant, soon after it, even for
+    fractional delays (setTimeout truncates them); an instant that passed while the
+    caller worked still ticks; one long past does not; one instant ticks once."""
+    host = FakeHost()
+    async with serve(host, media_dir=tmp_path) as (_hub, port):
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=wakes")
+        got = await page.evaluate(
+            """async () => {
+                const { wakes } = await import('/receiver/wakes.js');
+                // host time runs 12345.678 ms ahead of the page's, as a receiver's does
+                const clock = () => performance.now() + 12345.678;
+                const after = (ms) => new Promise((r) => setTimeout(r, ms));
+                const early = [], late = [];
+                for (let i = 0; i < 40; i += 1) {
+                    const at = clock() + 3 + i * 0.37;
+                    await new Promise((done) => {
+                        const w = wakes(clock, () => { const d = clock() - at; (d < 0 ? early : late).push(d); done(); });
+                        w.wake(at);
+                    });
+                }
+                let passed = 0, longPast = 0, twice = 0;
+                wakes(clock, () => (passed += 1)).wake(clock() - 2);
+                wakes(clock, () => (longPast += 1)).wake(clock() - 50);
+                const w = wakes(clock, () => (twice += 1));
+                const at = clock() + 10;
+                w.wake(at); w.wake(at);
+                let cleared = 0;
+                const c = wakes(clock, () => (cleared += 1));
+                c.wake(clock() + 10); c.clear();
+                await after(60);
+                return { early, worstLate: Math.max(...late), passed, longPast, twice, cleared };
+            }"""
+        )
+    assert got["early"] == [], got
+    assert got["worstLate"] < 50, got  # a loaded machine; the regular tick is 100 ms
+    assert (got["passed"], got["longPast"], got["twice"], got["cleared"]) == (1, 0, 1, 0), got
+
+
 async def test_page_schedule_matches_host_schedule(browser: Any, tmp_path: Path) -> None:
     import random
 

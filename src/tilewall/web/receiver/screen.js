@@ -19,11 +19,11 @@
 
 import { render as renderSource } from "./sources.js";
 import { learned } from "./follow.js";
+import { wakes } from "./wakes.js";
 
 const HOLD_MAX_MS = 10000;
 const KEEP_FRAMES = 1200; // frames kept for sync(): a minute of 20 fps
 const KEEP_STARTS = 200;
-const WAKE_SLACK_MS = 5; // an instant passed this recently still gets its tick
 
 function element(tag, className) {
   const el = document.createElement(tag);
@@ -61,27 +61,8 @@ export function render(container, description, clock, options = {}) {
   if (media) media.listen(() => scene && scene.renderer && scene.renderer.retry());
   const frames = [];
   const starts = [];
-  const wakes = new Map(); // host instant (ms) -> timer: ticks made on an instant
-
-  /**
-   * Tick again at host instant `at` (the start of a cued video, a turn of the rate bias,
-   * a change of item). Never early: setTimeout truncates a fractional delay, and a tick
-   * a fraction of a ms before its instant finds it still ahead. Never lost: an instant
-   * that passed while the caller worked (a busy page) ticks at once. Either way the next
-   * tick would be the regular one (every 100 ms): a start or a turn made that late.
-   */
-  function wake(at) {
-    const key = Math.round(at);
-    const delay = at - clock();
-    if (delay <= -WAKE_SLACK_MS || delay > 60000 || wakes.has(key)) return;
-    wakes.set(
-      key,
-      setTimeout(() => {
-        wakes.delete(key);
-        tick();
-      }, Math.max(Math.ceil(delay), 0)),
-    );
-  }
+  const ticks = wakes(() => clock(), () => tick());
+  const wake = ticks.wake;
 
   function record(entry) {
     const list = "mediaMs" in entry ? frames : starts;
@@ -228,8 +209,7 @@ export function render(container, description, clock, options = {}) {
       if (state) screen.update(state);
     },
     destroy() {
-      for (const timer of wakes.values()) clearTimeout(timer);
-      wakes.clear();
+      ticks.clear();
       release();
       if (scene && scene.renderer) scene.renderer.destroy();
       scene = null;

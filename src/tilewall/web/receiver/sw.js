@@ -6,7 +6,7 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-5";
+const CACHE = "tilewall-receiver-6";
 const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
 const SHELL = [
   "/receiver/",
@@ -16,6 +16,7 @@ const SHELL = [
   "/receiver/sources.js",
   "/receiver/follow.js",
   "/receiver/schedule.js",
+  "/receiver/wakes.js",
   "/receiver/prefetch.js",
   "/receiver/screen.css",
   "/receiver/receiver.css",
