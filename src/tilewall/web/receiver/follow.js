@@ -19,7 +19,8 @@
 // busy page, drift), on top of the rate bias a muted video plays with (below).
 
 export const SEEK_ABOVE_S = 0.5; // larger errors join again, smaller ones nudge playbackRate
-const HOLD_WITHIN_S = 0.008; // a held (paused, cued) video is this close to its position
+const HOLD_WITHIN_S = 0.008; // a paused video is this close to its position...
+const CUE_WITHIN_S = 0.001; // ...and one cued for a start this close: it starts from there
 const DEADBAND_S = 0.0025; // a larger error while playing starts a nudge...
 const SETTLED_S = 0.001; // ...which goes on until the error is this small
 const NUDGE_GAIN = 8; // playbackRate = 1 - gain * error, driven every NUDGE_TICK_MS...
@@ -165,27 +166,27 @@ function state(video) {
 }
 
 /**
- * Pause at `s` (seconds), seeking there when farther than HOLD_WITHIN_S, at the rate it
+ * Pause at `s` (seconds), seeking there when farther than `within`, at the rate it
  * will play on at host instant `at` (frames decoded now are measured at it).
  */
-function hold(video, s, at) {
+function hold(video, s, at, within = HOLD_WITHIN_S) {
   if (!video.paused) video.pause();
   setRate(video, 1 + biasOf(video, at));
   if (video.readyState < 1 || video.seeking) return;
   const duration = video.duration;
   const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
-  if (Math.abs(video.currentTime - to) <= HOLD_WITHIN_S) return;
+  if (Math.abs(video.currentTime - to) <= within) return;
   const began = performance.now();
   video.addEventListener("seeked", () => (seekMs = (seekMs + Math.min(performance.now() - began, JOIN_MAX_MS)) / 2), { once: true });
   video.currentTime = to;
 }
 
 /** Paused at `s` with a decoded frame there. */
-function ready(video, s) {
+function ready(video, s, within = HOLD_WITHIN_S) {
   if (video.readyState < 2 || video.seeking) return false;
   const duration = video.duration;
   const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
-  return Math.abs(video.currentTime - to) <= HOLD_WITHIN_S;
+  return Math.abs(video.currentTime - to) <= within;
 }
 
 /**
@@ -263,15 +264,15 @@ export function drive(video, now, target, wake, log) {
 function cued(video, st, now, target, wake, log) {
   const cue = st.cue;
   const callAt = cue.go - startLatencyMs;
-  const isReady = ready(video, cue.s);
+  const isReady = ready(video, cue.s, CUE_WITHIN_S);
   if (isReady && cue.readyAt == null) cue.readyAt = now;
   if (now < callAt) {
-    hold(video, cue.s, cue.go);
+    hold(video, cue.s, cue.go, CUE_WITHIN_S);
     wake(callAt);
-    return ready(video, cue.s);
+    return ready(video, cue.s, CUE_WITHIN_S);
   }
   if (cue.s >= video.duration) {
-    hold(video, cue.s, cue.go); // a cue at the end of the medium: it ends there
+    hold(video, cue.s, cue.go, CUE_WITHIN_S); // a cue at the end of the medium: it ends there
     return isReady;
   }
   if (isReady && now <= callAt + LATE_MS) {
@@ -286,7 +287,7 @@ function cued(video, st, now, target, wake, log) {
   // missed it (not pre-rolled in time, or called too late): an instant of its own
   if (log) log({ kind: cue.kind, atMs: cue.at, readyMs: cue.readyAt, missed: true, calledMs: now });
   st.cue = cueAt(video, now + joinLeadMs(), target, "join", now);
-  hold(video, st.cue.s, st.cue.go);
+  hold(video, st.cue.s, st.cue.go, CUE_WITHIN_S);
   wake(st.cue.go - startLatencyMs);
   return false;
 }
