@@ -44,9 +44,9 @@ const JOIN_MAX_MS = 1500; // ...and at most this far
 // the host's clock, the same for every receiver, and the position follows what the
 // rate makes of it (offset(), within +/- BIAS_SPAN_MS / 2). A video with sound plays at
 // rate 1 (no warble), paced by cadence.
-export const BIAS = 0.004;
-export const BIAS_HOLD_MS = 1400;
-export const TURN_RATE = 0.12;
+export const BIAS = 0.006;
+export const BIAS_HOLD_MS = 1100;
+export const TURN_RATE = 0.15;
 export const TURN_MS = 120;
 const BIAS_PERIOD_MS = 2 * (BIAS_HOLD_MS + TURN_MS);
 export const BIAS_SPAN_MS = TURN_RATE * TURN_MS + BIAS * BIAS_HOLD_MS;
