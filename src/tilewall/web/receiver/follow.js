@@ -218,8 +218,18 @@ function play(video) {
 
 /** A cue for host instant `at` (the timeline's or the slot's), started on `go` (aligned). */
 function cueAt(video, at, target, kind, now) {
-  const go = aligned(at, now - performance.now());
-  return { at, go, s: Math.max(target(go).s + offsetOf(video, go), 0), kind, readyAt: null };
+  const hostMinusLocal = now - performance.now();
+  let go = aligned(at, hostMinusLocal);
+  let s = target(go).s + offsetOf(video, go);
+  // At the very start of a medium (a switch, a loop's next pass) the bias's offset can
+  // put the position before 0: the first frame is what shows until the position reaches
+  // 0, so the start is on that instant. Starting from 0 on `go` would put this tile
+  // ahead by as much, a different amount on each tile (each has its own vsync phase).
+  if (s < 0) {
+    go = aligned(go - s * 1000, hostMinusLocal);
+    s = target(go).s + offsetOf(video, go);
+  }
+  return { at, go, s: Math.max(s, 0), kind, readyAt: null };
 }
 
 /**
