@@ -77,6 +77,15 @@ def near(colour: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
     return all(abs(a - b) < 24 for a, b in zip(colour, expected, strict=True))
 
 
+async def in_receiver_page(browser: Any, tmp_path: Path, script: str) -> Any:
+    """``script`` (a function) evaluated in a receiver page, whose modules it can import,
+    against a fake host."""
+    async with serve(FakeHost(), media_dir=tmp_path) as (_hub, port):
+        page = await browser.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=modules")
+        return await page.evaluate(script)
+
+
 async def test_pairing_then_signage_image(browser: Any, tmp_path: Path) -> None:
     Image.new("RGB", (64, 64), (220, 20, 30)).save(tmp_path / "red.png")
     host = FakeHost()
@@ -148,28 +157,26 @@ async def test_rate_bias_keeps_tiles_off_chromiums_cadence(browser: Any, tmp_pat
     """The bias a muted video plays with (follow.js): never within Chromium's cadence
     band (a quarter of a percent of rate 1), what it adds to the position is exactly its
     integral, it adds nothing over a period, and it stays within half its span."""
-    host = FakeHost()
-    async with serve(host, media_dir=tmp_path) as (_hub, port):
-        page = await browser.new_page()
-        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=bias")
-        got = await page.evaluate(
-            """async () => {
-                const m = await import('/receiver/follow.js');
-                const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
-                const step = 0.25, from = 1795637007162.5;
-                let integral = 0, worst = 0, least = Infinity, low = 0, high = 0, sum = 0, n = 0;
-                const start = m.offset(from) * 1000;
-                for (let h = from; h < from + 2 * period; h += step) {
-                    integral += m.bias(h) * step;
-                    const o = m.offset(h + step) * 1000;
-                    worst = Math.max(worst, Math.abs(start + integral - o));
-                    least = Math.min(least, Math.abs(m.bias(h)));
-                    low = Math.min(low, o); high = Math.max(high, o); sum += o; n += 1;
-                }
-                return { worst, least, low, high, mean: sum / n, span: m.BIAS_SPAN_MS,
-                         drift: m.offset(from + period) * 1000 - start };
-            }"""
-        )
+    got = await in_receiver_page(
+        browser,
+        tmp_path,
+        """async () => {
+            const m = await import('/receiver/follow.js');
+            const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
+            const step = 0.25, from = 1795637007162.5;
+            let integral = 0, worst = 0, least = Infinity, low = 0, high = 0, sum = 0, n = 0;
+            const start = m.offset(from) * 1000;
+            for (let h = from; h < from + 2 * period; h += step) {
+                integral += m.bias(h) * step;
+                const o = m.offset(h + step) * 1000;
+                worst = Math.max(worst, Math.abs(start + integral - o));
+                least = Math.min(least, Math.abs(m.bias(h)));
+                low = Math.min(low, o); high = Math.max(high, o); sum += o; n += 1;
+            }
+            return { worst, least, low, high, mean: sum / n, span: m.BIAS_SPAN_MS,
+                     drift: m.offset(from + period) * 1000 - start };
+        }""",
+    )
     assert got["least"] >= 0.003, got  # 1.0025 and up: no cadence (bench/renderer.py)
     assert got["worst"] < 0.05, got
     assert abs(got["drift"]) < 1e-6 and abs(got["mean"]) < 0.05, got
@@ -182,38 +189,36 @@ async def test_rate_bias_leaves_room_for_a_tiles_corrections(browser: Any, tmp_p
     cadence once that stays within 0.25 % of 1 for 100 ms (bench/renderer.py): a
     correction of up to 8 ms, either way, made at any moment of the bias's period, must
     never hold the average there that long."""
-    host = FakeHost()
-    async with serve(host, media_dir=tmp_path) as (_hub, port):
-        page = await browser.new_page()
-        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=room")
-        got = await page.evaluate(
-            """async () => {
-                const m = await import('/receiver/follow.js');
-                const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
-                const WINDOW = 1280, BAND = 0.0025 * WINDOW, TAKE_UP = 100, PULSE = 0.1;
-                const worst = {};
-                for (const c of [-8, -6, -4, -2, 2, 4, 6, 8]) {
-                    worst[c] = 0;
-                    for (let at = 0; at < period; at += 10) {
-                        const h0 = 7 * period + at - WINDOW, end = h0 + 3 * WINDOW;
-                        const pulse = Math.abs(c) / PULSE;
-                        const extra = [];
-                        let sum = 0, run = 0;
-                        for (let h = h0; h < end; h += 1) {
-                            const inPulse = h >= h0 + WINDOW && h < h0 + WINDOW + pulse;
-                            const x = m.bias(h) + (inPulse ? Math.sign(c) * PULSE : 0);
-                            extra.push(x);
-                            sum += x;
-                            if (extra.length > WINDOW) sum -= extra[extra.length - 1 - WINDOW];
-                            if (extra.length < WINDOW) continue;
-                            run = Math.abs(sum) < BAND ? run + 1 : 0;
-                            worst[c] = Math.max(worst[c], run);
-                        }
+    got = await in_receiver_page(
+        browser,
+        tmp_path,
+        """async () => {
+            const m = await import('/receiver/follow.js');
+            const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
+            const WINDOW = 1280, BAND = 0.0025 * WINDOW, TAKE_UP = 100, PULSE = 0.1;
+            const worst = {};
+            for (const c of [-8, -6, -4, -2, 2, 4, 6, 8]) {
+                worst[c] = 0;
+                for (let at = 0; at < period; at += 10) {
+                    const h0 = 7 * period + at - WINDOW, end = h0 + 3 * WINDOW;
+                    const pulse = Math.abs(c) / PULSE;
+                    const extra = [];
+                    let sum = 0, run = 0;
+                    for (let h = h0; h < end; h += 1) {
+                        const inPulse = h >= h0 + WINDOW && h < h0 + WINDOW + pulse;
+                        const x = m.bias(h) + (inPulse ? Math.sign(c) * PULSE : 0);
+                        extra.push(x);
+                        sum += x;
+                        if (extra.length > WINDOW) sum -= extra[extra.length - 1 - WINDOW];
+                        if (extra.length < WINDOW) continue;
+                        run = Math.abs(sum) < BAND ? run + 1 : 0;
+                        worst[c] = Math.max(worst[c], run);
                     }
                 }
-                return { worst, takeUp: TAKE_UP };
-            }"""
-        )
+            }
+            return { worst, takeUp: TAKE_UP };
+        }""",
+    )
     assert all(run < got["takeUp"] for run in got["worst"].values()), got
 
 
@@ -221,33 +226,31 @@ async def test_a_cued_video_is_held_where_it_starts_from(browser: Any, tmp_path:
     """A video cued for a start (follow.js drive) and paused 5 ms from the position it
     must start from is seeked there: it starts from where it is held, so a few ms there
     are a few ms between tiles."""
-    host = FakeHost()
-    async with serve(host, media_dir=tmp_path) as (_hub, port):
-        page = await browser.new_page()
-        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=cue")
-        got = await page.evaluate(
-            """async () => {
-                const m = await import('/receiver/follow.js');
-                const at = 1795637007162;  // the start's host instant
-                const cue = 3 + m.offset(at);  // where it starts from: the bias's offset too
-                const seeks = [];
-                const video = {
-                    paused: true, seeking: false, readyState: 4, duration: 12, muted: true,
-                    playbackRate: 1, defaultPlaybackRate: 1, now: cue + 0.005,
-                    get currentTime() { return this.now; },
-                    set currentTime(s) { seeks.push(s); this.now = s; },
-                    pause() { this.paused = true; },
-                    play() { this.paused = false; return Promise.resolve(); },
-                    addEventListener() {},
-                };
-                const target = (h) => ({ s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
-                                         startsAt: h < at ? at : null });
-                const wakes = [];
-                const shows = m.drive(video, at - 200, target, (h) => wakes.push(h - at), null);
-                return { seeks: seeks.map((s) => (s - cue) * 1000), shows, wakes,
-                         paused: video.paused };
-            }"""
-        )
+    got = await in_receiver_page(
+        browser,
+        tmp_path,
+        """async () => {
+            const m = await import('/receiver/follow.js');
+            const at = 1795637007162;  // the start's host instant
+            const cue = 3 + m.offset(at);  // where it starts from: the bias's offset too
+            const seeks = [];
+            const video = {
+                paused: true, seeking: false, readyState: 4, duration: 12, muted: true,
+                playbackRate: 1, defaultPlaybackRate: 1, now: cue + 0.005,
+                get currentTime() { return this.now; },
+                set currentTime(s) { seeks.push(s); this.now = s; },
+                pause() { this.paused = true; },
+                play() { this.paused = false; return Promise.resolve(); },
+                addEventListener() {},
+            };
+            const target = (h) => ({ s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
+                                     startsAt: h < at ? at : null });
+            const wakes = [];
+            const shows = m.drive(video, at - 200, target, (h) => wakes.push(h - at), null);
+            return { seeks: seeks.map((s) => (s - cue) * 1000), shows, wakes,
+                     paused: video.paused };
+        }""",
+    )
     assert got["paused"] and got["shows"], got
     assert len(got["seeks"]) == 1 and abs(got["seeks"][0]) < 0.5, got
     assert len(got["wakes"]) == 1 and -150 <= got["wakes"][0] <= 17, got  # its play() call
@@ -259,37 +262,35 @@ async def test_wakes_tick_on_their_instant_never_before_and_never_lost(
     """A wake (wakes.js) ticks at or after its instant, soon after it, even for
     fractional delays (setTimeout truncates them); an instant that passed while the
     caller worked still ticks; one long past does not; one instant ticks once."""
-    host = FakeHost()
-    async with serve(host, media_dir=tmp_path) as (_hub, port):
-        page = await browser.new_page()
-        await page.goto(f"http://127.0.0.1:{port}/receiver/?seat=wakes")
-        got = await page.evaluate(
-            """async () => {
-                const { wakes } = await import('/receiver/wakes.js');
-                // host time runs 12345.678 ms ahead of the page's, as a receiver's does
-                const clock = () => performance.now() + 12345.678;
-                const after = (ms) => new Promise((r) => setTimeout(r, ms));
-                const early = [], late = [];
-                for (let i = 0; i < 40; i += 1) {
-                    const at = clock() + 3 + i * 0.37;
-                    await new Promise((done) => {
-                        const w = wakes(clock, () => { const d = clock() - at; (d < 0 ? early : late).push(d); done(); });
-                        w.wake(at);
-                    });
-                }
-                let passed = 0, longPast = 0, twice = 0;
-                wakes(clock, () => (passed += 1)).wake(clock() - 2);
-                wakes(clock, () => (longPast += 1)).wake(clock() - 50);
-                const w = wakes(clock, () => (twice += 1));
-                const at = clock() + 10;
-                w.wake(at); w.wake(at);
-                let cleared = 0;
-                const c = wakes(clock, () => (cleared += 1));
-                c.wake(clock() + 10); c.clear();
-                await after(60);
-                return { early, worstLate: Math.max(...late), passed, longPast, twice, cleared };
-            }"""
-        )
+    got = await in_receiver_page(
+        browser,
+        tmp_path,
+        """async () => {
+            const { wakes } = await import('/receiver/wakes.js');
+            // host time runs 12345.678 ms ahead of the page's, as a receiver's does
+            const clock = () => performance.now() + 12345.678;
+            const after = (ms) => new Promise((r) => setTimeout(r, ms));
+            const early = [], late = [];
+            for (let i = 0; i < 40; i += 1) {
+                const at = clock() + 3 + i * 0.37;
+                await new Promise((done) => {
+                    const w = wakes(clock, () => { const d = clock() - at; (d < 0 ? early : late).push(d); done(); });
+                    w.wake(at);
+                });
+            }
+            let passed = 0, longPast = 0, twice = 0;
+            wakes(clock, () => (passed += 1)).wake(clock() - 2);
+            wakes(clock, () => (longPast += 1)).wake(clock() - 50);
+            const w = wakes(clock, () => (twice += 1));
+            const at = clock() + 10;
+            w.wake(at); w.wake(at);
+            let cleared = 0;
+            const c = wakes(clock, () => (cleared += 1));
+            c.wake(clock() + 10); c.clear();
+            await after(60);
+            return { early, worstLate: Math.max(...late), passed, longPast, twice, cleared };
+        }""",
+    )
     assert got["early"] == [], got
     assert got["worstLate"] < 50, got  # a loaded machine; the regular tick is 100 ms
     assert (got["passed"], got["longPast"], got["twice"], got["cleared"]) == (1, 0, 1, 0), got
