@@ -202,15 +202,15 @@ async def test_rate_bias_leaves_room_for_a_tiles_corrections(browser: Any, tmp_p
                 for (let at = 0; at < period; at += 10) {
                     const h0 = 7 * period + at - WINDOW, end = h0 + 3 * WINDOW;
                     const pulse = Math.abs(c) / PULSE;
-                    const extra = [];
+                    const excess = []; // rate - 1, one per ms
                     let sum = 0, run = 0;
                     for (let h = h0; h < end; h += 1) {
                         const inPulse = h >= h0 + WINDOW && h < h0 + WINDOW + pulse;
                         const x = m.bias(h) + (inPulse ? Math.sign(c) * PULSE : 0);
-                        extra.push(x);
+                        excess.push(x);
                         sum += x;
-                        if (extra.length > WINDOW) sum -= extra[extra.length - 1 - WINDOW];
-                        if (extra.length < WINDOW) continue;
+                        if (excess.length > WINDOW) sum -= excess[excess.length - 1 - WINDOW];
+                        if (excess.length < WINDOW) continue;
                         run = Math.abs(sum) < BAND ? run + 1 : 0;
                         worst[c] = Math.max(worst[c], run);
                     }
