@@ -59,6 +59,9 @@ class FakeHost:
     def now_ms(self) -> int:
         return self.clock.now_ms()
 
+    def exact_ms(self) -> float:
+        return self.clock.exact_ms()
+
     def host_info(self) -> HostInfo:
         return HostInfo("wallhost", "192.0.2.10")
 

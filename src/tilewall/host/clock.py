@@ -13,6 +13,9 @@ class SystemClock:
     def now_ms(self) -> int:
         return time.time_ns() // 1_000_000
 
+    def exact_ms(self) -> float:
+        return time.time_ns() / 1_000_000
+
 
 class ManualClock:
     """A clock that moves only when told to; for tests of timelines."""
@@ -22,6 +25,9 @@ class ManualClock:
 
     def now_ms(self) -> int:
         return self.ms
+
+    def exact_ms(self) -> float:
+        return float(self.ms)
 
     def advance(self, ms: int) -> None:
         self.ms += ms

@@ -29,6 +29,11 @@ class Clock(Protocol):
 
     def now_ms(self) -> int: ...
 
+    def exact_ms(self) -> float:
+        """The same clock to a fraction of a millisecond, for receivers' clock sync:
+        whole milliseconds would put each receiver's clock up to 1 ms off its own way."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Change:

@@ -50,6 +50,9 @@ class HostBridge:
     def now_ms(self) -> int:
         return self.host.core.clock.now_ms()
 
+    def exact_ms(self) -> float:
+        return self.host.core.clock.exact_ms()
+
     def host_info(self) -> HostInfo:
         return self.host.screens.host_info()
 

@@ -248,8 +248,8 @@ class Hub:
         elif session.seat_id is None:
             session.drop(f"{type(message).__name__.lower()} before hello")
         elif isinstance(message, p.TimeRequest):
-            t1 = self.port.now_ms()
-            self._send(session, p.TimeReply(message.t0, t1, self.port.now_ms()))
+            t1 = self.port.exact_ms()
+            self._send(session, p.TimeReply(message.t0, t1, self.port.exact_ms()))
         elif isinstance(message, p.Pong) or session.impostor:
             pass
         elif isinstance(message, p.Status):

@@ -33,6 +33,10 @@ class HostPort(Protocol):
         """Host time, the clock every timeline is anchored to."""
         ...
 
+    def exact_ms(self) -> float:
+        """Host time to a fraction of a millisecond, for the receivers' clock sync."""
+        ...
+
     def host_info(self) -> HostInfo:
         """Host name and address shown on pairing and welcome screens."""
         ...

@@ -151,8 +151,8 @@ class TimeReply(msgspec.Struct, frozen=True, tag="time", tag_field="type"):
     """``t1``: host clock at receipt of the request, ``t2``: host clock at reply."""
 
     t0: float
-    t1: int
-    t2: int
+    t1: float
+    t2: float
     v: int = VERSION
 
 
