@@ -256,6 +256,50 @@ async def test_a_cued_video_is_held_where_it_starts_from(browser: Any, tmp_path:
     assert len(got["wakes"]) == 1 and -150 <= got["wakes"][0] <= 17, got  # its play() call
 
 
+async def test_start_latency_is_learned_from_the_usual_starts_not_a_slow_first_one(
+    browser: Any, tmp_path: Path
+) -> None:
+    """How early play() is called for a start is learned from the starts made: the first
+    play() after a load (80 ms here) must not set it for the starts after it (1 ms)."""
+    got = await in_receiver_page(
+        browser,
+        tmp_path,
+        """async () => {
+            const m = await import('/receiver/follow.js');
+            let now = 0, clockStart = null, held = 0, latency = 0;
+            const video = {
+                paused: true, seeking: false, readyState: 4, duration: 12, muted: true,
+                playbackRate: 1, defaultPlaybackRate: 1,
+                get currentTime() {
+                    if (this.paused || clockStart == null || now < clockStart) return held;
+                    return held + (now - clockStart) / 1000 + m.offset(now) - m.offset(clockStart);
+                },
+                set currentTime(s) { held = s; },
+                pause() { held = this.currentTime; this.paused = true; },
+                play() { this.paused = false; clockStart = now + latency; return Promise.resolve(); },
+                addEventListener() {},
+            };
+            const learned = [];
+            for (const [k, ms] of [80, 1, 1, 1, 1, 1].entries()) {
+                // each start 400 ms into a hold of the bias, where its rate is steady
+                const at = 1795637007162 - (1795637007162 % 2440) + 400 + 2440 * (k + 1);
+                const target = (h) => ({ s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
+                                         startsAt: h < at ? at : null });
+                const wakes = [];
+                const drive = (h) => { now = h; m.drive(video, h, target, (w) => wakes.push(w), null); };
+                video.pause(); clockStart = null; latency = ms;
+                drive(at - 300);
+                drive(at - 200);
+                drive(wakes[wakes.length - 1]);  // its play() call
+                drive(now + 70);  // measured
+                learned.push(m.learned().startLatencyMs);
+            }
+            return learned;
+        }""",
+    )
+    assert got[3] <= 2.5 and got[-1] < 1.5, got  # and it comes down to what starts take
+
+
 async def test_wakes_tick_on_their_instant_never_before_and_never_lost(
     browser: Any, tmp_path: Path
 ) -> None:

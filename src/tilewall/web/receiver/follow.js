@@ -108,9 +108,21 @@ function nextTurn(h) {
   return h - u + edges.find((e) => e > u);
 }
 
-// learned on this page: how long play() takes to start the media clock, how long seeks take
-let startLatencyMs = 10;
+// learned on this page: how long play() takes to start the media clock (the median of the
+// last starts measured, the first ones beside a prior: the first play() after a load is
+// slow and must not set it), how long seeks take
+const LATENCY_PRIOR_MS = 2;
+const LATENCY_KEPT = 7;
+const latencies = [LATENCY_PRIOR_MS, LATENCY_PRIOR_MS, LATENCY_PRIOR_MS];
+let startLatencyMs = LATENCY_PRIOR_MS;
 let seekMs = 60;
+
+function learnLatency(ms) {
+  latencies.push(ms);
+  if (latencies.length > LATENCY_KEPT) latencies.shift();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  startLatencyMs = sorted[sorted.length >> 1];
+}
 
 // The screen's refresh: a playing video's frames are shown on its vsyncs, and a start
 // anywhere within one vsync interval shows the same frames on the same vsyncs (Chromium
@@ -320,7 +332,7 @@ function measureStart(video, st, now, target, log) {
   const moved = video.currentTime - cue.s - (offsetOf(video, now) - offsetOf(video, cue.go));
   const clockStart = now - moved * 1000;
   const latency = clockStart - calledAt;
-  if (lateMs < 10 && latency > -50 && latency < 250) startLatencyMs = Math.min(Math.max(startLatencyMs + 0.5 * (latency - startLatencyMs), 0), 150);
+  if (lateMs < 10 && latency > -50 && latency < 250) learnLatency(Math.min(Math.max(latency, 0), 150));
   if (log) log({ kind: cue.kind, atMs: cue.at, goMs: cue.go, readyMs: cue.readyAt, calledMs: calledAt, lateMs, startedMs: clockStart, errorMs: cue.go - clockStart });
 }
 
