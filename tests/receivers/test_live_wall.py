@@ -374,7 +374,10 @@ VIDEOS = """() => Array.from(document.querySelectorAll('video'), (v) => ({
   loop: v.loop || v.hasAttribute('loop'), rs: v.readyState}))"""
 STARTS = "(at) => window.tilewall.sync(at - 1).starts.filter((s) => Math.abs(s.atMs - at) < 1)"
 HELD_AT = "() => document.querySelector('video.shown').currentTime * 1000"
-BIAS_OFFSET_MS = "(h) => import('/receiver/follow.js').then((m) => m.offset(h) * 1000)"
+#: the rate bias's offset at host instant h of a medium that started moving at `from`
+BIAS_OFFSET_MS = (
+    "([h, from]) => import('/receiver/follow.js').then((m) => m.offset(h, from) * 1000)"
+)
 
 
 @contextlib.contextmanager
@@ -429,7 +432,7 @@ def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> No
         assert start <= go < start + 17, (seat, starts)
         # held where the timeline is on the start's instant, bias included (within 1 ms:
         # a tile starts from where it is held)
-        cue_ms = held_ms + (go - start) + page.evaluate(BIAS_OFFSET_MS, go)
+        cue_ms = held_ms + (go - start) + page.evaluate(BIAS_OFFSET_MS, [go, start])
         assert abs(held[seat] - cue_ms) < 1.5, (seat, held[seat], cue_ms)
         clocks.append(starts[0]["startedMs"])
         video = page.evaluate(VIDEOS)

@@ -56,13 +56,24 @@ export const BIAS_SPAN_MS = TURN_RATE * TURN_MS + BIAS * BIAS_HOLD_MS;
 const TRIM_GAIN = 2; // within the deadband: rate + -gain * error...
 const TRIM_MAX = 0.0015; // ...within this
 
-function phase(h) {
-  return ((h % BIAS_PERIOD_MS) + BIAS_PERIOD_MS) % BIAS_PERIOD_MS;
+// The bias runs from the instant the medium starts moving (`from`, the same on every
+// receiver): a start falls where it holds up. A tile that starts late (the usual way: a
+// busy page) then catches up the way the bias goes. One that catches up against it
+// right after a start, while Chromium averages afresh, brings that average into the
+// band for as long as 170 ms per ms it catches up, and is taken into a cadence.
+const START_PHASE_MS = TURN_MS;
+
+function phase(h, from) {
+  const x = from == null ? h : h - from + START_PHASE_MS;
+  return ((x % BIAS_PERIOD_MS) + BIAS_PERIOD_MS) % BIAS_PERIOD_MS;
 }
 
-/** The rate bias at host instant `h` (a turn up, up, a turn down, down). */
-export function bias(h) {
-  const u = phase(h);
+/**
+ * The rate bias at host instant `h` (a turn up, up, a turn down, down) of a medium that
+ * started moving at `from` (null: on host time).
+ */
+export function bias(h, from = null) {
+  const u = phase(h, from);
   if (u < TURN_MS) return TURN_RATE;
   if (u < TURN_MS + BIAS_HOLD_MS) return BIAS;
   if (u < 2 * TURN_MS + BIAS_HOLD_MS) return -TURN_RATE;
@@ -70,8 +81,8 @@ export function bias(h) {
 }
 
 /** Where the bias has put a playing video at host instant `h`, in seconds (zero mean). */
-export function offset(h) {
-  const u = phase(h);
+export function offset(h, from = null) {
+  const u = phase(h, from);
   const up = TURN_RATE * TURN_MS;
   let ms;
   if (u < TURN_MS) ms = TURN_RATE * u;
@@ -82,13 +93,13 @@ export function offset(h) {
 }
 
 /** The bias of `video` at host instant `h`: none for a video with sound. */
-function biasOf(video, h) {
-  return video.muted ? bias(h) : 0;
+function biasOf(video, h, from) {
+  return video.muted ? bias(h, from) : 0;
 }
 
 /** Where the bias has put `video` at host instant `h` (seconds). */
-function offsetOf(video, h) {
-  return video.muted ? offset(h) : 0;
+function offsetOf(video, h, from) {
+  return video.muted ? offset(h, from) : 0;
 }
 
 /**
@@ -102,8 +113,8 @@ export function prepare(video) {
 }
 
 /** The next host instant after `h` the bias changes. */
-function nextTurn(h) {
-  const u = phase(h);
+function nextTurn(h, from) {
+  const u = phase(h, from);
   const edges = [TURN_MS, TURN_MS + BIAS_HOLD_MS, 2 * TURN_MS + BIAS_HOLD_MS, BIAS_PERIOD_MS];
   return h - u + edges.find((e) => e > u);
 }
@@ -184,9 +195,9 @@ function state(video) {
  * Pause at `s` (seconds), seeking there when farther than `within`, at the rate it
  * will play on at host instant `at` (frames decoded now are measured at it).
  */
-function hold(video, s, at, within = HOLD_WITHIN_S) {
+function hold(video, s, at, from, within = HOLD_WITHIN_S) {
   if (!video.paused) video.pause();
-  setRate(video, 1 + biasOf(video, at));
+  setRate(video, 1 + biasOf(video, at, from));
   if (video.readyState < 1 || video.seeking) return;
   const duration = video.duration;
   const to = Number.isFinite(duration) && duration > 0 ? Math.min(s, duration) : s;
@@ -232,16 +243,17 @@ function play(video) {
 function cueAt(video, at, target, kind, now) {
   const hostMinusLocal = now - performance.now();
   let go = aligned(at, hostMinusLocal);
-  let s = target(go).s + offsetOf(video, go);
-  // At the very start of a medium (a switch, a loop's next pass) the bias's offset can
-  // put the position before 0: the first frame is what shows until the position reaches
-  // 0, so the start is on that instant. Starting from 0 on `go` would put this tile
+  const from = target(go).from;
+  let s = target(go).s + offsetOf(video, go, from);
+  // At the very start of a medium the bias's offset can put the position before 0 (on
+  // host time: a target without `from`): the first frame is what shows until the
+  // position reaches 0, so the start is on that instant. Starting from 0 on `go` would put this tile
   // ahead by as much, a different amount on each tile (each has its own vsync phase).
   if (s < 0) {
     go = aligned(go - s * 1000, hostMinusLocal);
-    s = target(go).s + offsetOf(video, go);
+    s = target(go).s + offsetOf(video, go, from);
   }
-  return { at, go, s: Math.max(s, 0), kind, readyAt: null };
+  return { at, go, from, s: Math.max(s, 0), kind, readyAt: null };
 }
 
 /**
@@ -255,7 +267,7 @@ export function drive(video, now, target, wake, log) {
   if ((!t.moving && t.startsAt == null) || t.s >= end) {
     st.cue = null; // paused, or ended: hold at the position
     st.started = null;
-    hold(video, t.s, now);
+    hold(video, t.s, now, t.from);
     return ready(video, t.s);
   }
   if (!t.moving) {
@@ -267,7 +279,7 @@ export function drive(video, now, target, wake, log) {
   if (st.cue) return cued(video, st, now, target, wake, log);
   measureStart(video, st, now, target, log);
   if (st.started) return true; // just started: left alone until measured
-  const error = video.currentTime - t.s - offsetOf(video, now); // > 0: ahead of the host
+  const error = video.currentTime - t.s - offsetOf(video, now, t.from); // > 0: ahead of the host
   if (video.seeking || video.readyState < 2) return false;
   if (Math.abs(error) > SEEK_ABOVE_S) {
     st.cue = cueAt(video, now + joinLeadMs(), target, "join", now);
@@ -279,9 +291,9 @@ export function drive(video, now, target, wake, log) {
   const nudge = st.nudging
     ? Math.min(MAX_NUDGE, Math.max(-MAX_NUDGE, -NUDGE_GAIN * error))
     : trim(video, error);
-  setRate(video, 1 + biasOf(video, now) + nudge);
+  setRate(video, 1 + biasOf(video, now, t.from) + nudge);
   if (st.nudging) wake(now + NUDGE_TICK_MS);
-  else if (video.muted) wake(nextTurn(now));
+  else if (video.muted) wake(nextTurn(now, t.from));
   return Math.abs(error) < SEEK_ABOVE_S;
 }
 
@@ -292,18 +304,18 @@ function cued(video, st, now, target, wake, log) {
   const isReady = ready(video, cue.s, CUE_WITHIN_S);
   if (isReady && cue.readyAt == null) cue.readyAt = now;
   if (now < callAt) {
-    hold(video, cue.s, cue.go, CUE_WITHIN_S);
+    hold(video, cue.s, cue.go, cue.from, CUE_WITHIN_S);
     wake(callAt);
     return ready(video, cue.s, CUE_WITHIN_S);
   }
   if (cue.s >= video.duration) {
-    hold(video, cue.s, cue.go, CUE_WITHIN_S); // a cue at the end of the medium: it ends there
+    hold(video, cue.s, cue.go, cue.from, CUE_WITHIN_S); // a cue at the end of the medium: it ends there
     return isReady;
   }
   if (isReady && now <= callAt + LATE_MS) {
     st.cue = null;
     st.nudging = false;
-    setRate(video, 1 + biasOf(video, cue.go));
+    setRate(video, 1 + biasOf(video, cue.go, cue.from));
     play(video);
     st.started = { cue, calledAt: now, lateMs: now - callAt };
     wake(now + MEASURE_AFTER_MS);
@@ -312,7 +324,7 @@ function cued(video, st, now, target, wake, log) {
   // missed it (not pre-rolled in time, or called too late): an instant of its own
   if (log) log({ kind: cue.kind, atMs: cue.at, readyMs: cue.readyAt, missed: true, calledMs: now });
   st.cue = cueAt(video, now + joinLeadMs(), target, "join", now);
-  hold(video, st.cue.s, st.cue.go, CUE_WITHIN_S);
+  hold(video, st.cue.s, st.cue.go, st.cue.from, CUE_WITHIN_S);
   wake(st.cue.go - startLatencyMs);
   return false;
 }
@@ -329,7 +341,7 @@ function measureStart(video, st, now, target, log) {
   st.started = null;
   const { cue, calledAt, lateMs } = started;
   // the host instant it left cue.s: what it has played since, less what the bias added
-  const moved = video.currentTime - cue.s - (offsetOf(video, now) - offsetOf(video, cue.go));
+  const moved = video.currentTime - cue.s - (offsetOf(video, now, cue.from) - offsetOf(video, cue.go, cue.from));
   const clockStart = now - moved * 1000;
   const latency = clockStart - calledAt;
   if (lateMs < 10 && latency > -50 && latency < 250) learnLatency(Math.min(Math.max(latency, 0), 150));

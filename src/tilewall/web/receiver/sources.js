@@ -334,9 +334,9 @@ function slotTarget(items, timeline, key) {
   return (h) => {
     const into = positionAt(timeline, h) - start;
     const s = Math.min(Math.max(into, 0), duration) / 1000;
-    if (!playing || into >= duration) return { s, moving: false, startsAt: null };
+    if (!playing || into >= duration) return { s, moving: false, startsAt: null, from: null };
     const from = Math.max(begins, startOf(timeline));
-    return h < from ? { s, moving: false, startsAt: from } : { s, moving: true, startsAt: null };
+    return h < from ? { s, moving: false, startsAt: from, from } : { s, moving: true, startsAt: null, from };
   };
 }
 
