@@ -889,7 +889,9 @@ What is measured:
    Chromium (`bench/wallsync.py`); host memory idle and with 100 and 1,000 receivers.
    Run on its own: `bench/renderer.py`, what Chromium's renderer does with a playing
    video's frames (rate nudges, the instant of a start, clock steps under a fixed rate
-   and under the receiver's rate bias), on one page.
+   and under the receiver's rate bias), on one page; and `bench/wallstarts.py`, many
+   starts of one wall (rounds of a seek, a pause and a resume) and the frames spread
+   after each, to compare two versions of the receiver run after run in turn.
 6. **PostgreSQL and host groups** (`bench/postgres.py`, on a throw-away PostgreSQL
    server of its own): the interface on PostgreSQL beside SQLite (reads, switches and
    durable writes, the same rounds), and the takeover of a group of two hosts: `kill -9`

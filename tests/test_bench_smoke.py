@@ -148,3 +148,18 @@ def test_the_renderer_measurement_runs() -> None:
     biased = result["rates"]["bias"]
     assert len([e for e in biased["frames_vs_clock_ms"] if e is not None]) == 9, biased
     assert biased["range_ms"] < 8.0, biased
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not CHROMIUM_OK, reason="Chromium is not installed (make test installs it)")
+def test_the_wall_starts_measurement_runs() -> None:
+    from bench import wallstarts
+
+    result = wallstarts.run(2, 1)
+    assert [s["kind"] for s in result["starts"]] == ["seek", "resume"]
+    for start in result["starts"]:
+        assert len(start["spreads_ms"]) == wallstarts.BINS
+        assert start["spreads_ms"][2] is not None, start  # both tiles showed frames
+        assert all(e is not None for e in start["error_ms"]), start  # and told their start
+    summary = wallstarts.summary(result["starts"])
+    assert summary["seek"]["first"]["n"] == summary["resume"]["first"]["n"] == 1, summary
