@@ -41,8 +41,9 @@ const JOIN_MAX_MS = 1500; // ...and at most this far
 // video (every tile) never plays at rate 1: 1 + BIAS for BIAS_HOLD_MS, then 1 - BIAS as
 // long, turning each time with TURN_MS at 1 -/+ TURN_RATE, which carries the average
 // through the band faster than Chromium takes up a cadence (100 ms). The turns fall on
-// the host's clock, the same for every receiver, and the position follows what the
-// rate makes of it (offset(), within +/- BIAS_SPAN_MS / 2). A video with sound plays at
+// host instants counted from the medium's start (below), the same for every receiver,
+// and the position follows what the rate makes of it (offset(), within +/-
+// BIAS_SPAN_MS / 2). A video with sound plays at
 // rate 1 (no warble), paced by cadence. The average Chromium measures also carries a
 // tile's own corrections (a nudge, the trim) for as long as they stay in its window:
 // with this bias, one of up to 8 ms either way, made at any moment, never holds it
@@ -247,8 +248,9 @@ function cueAt(video, at, target, kind, now) {
   let s = target(go).s + offsetOf(video, go, from);
   // At the very start of a medium the bias's offset can put the position before 0 (on
   // host time: a target without `from`): the first frame is what shows until the
-  // position reaches 0, so the start is on that instant. Starting from 0 on `go` would put this tile
-  // ahead by as much, a different amount on each tile (each has its own vsync phase).
+  // position reaches 0, so the start is on that instant. Starting from 0 on `go` would
+  // put this tile ahead by as much, a different amount on each tile (each has its own
+  // vsync phase).
   if (s < 0) {
     go = aligned(go - s * 1000, hostMinusLocal);
     s = target(go).s + offsetOf(video, go, from);
