@@ -26,7 +26,7 @@ from typing import Any
 from bench.procs import tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.syncframes import FRAMES_JS, bin_errors, frame_errors
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, CLIP, Wall, new_context
+from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, open_wall
 from tilewall.client import Client
 
 #: bins measured after each start (the next command comes 1.6 s after it)
@@ -66,23 +66,8 @@ def run(tiles: int, rounds: int) -> dict[str, Any]:
             host = Client(proc.base_url, ADMIN, PASSWORD)
             try:
                 host.login()
-                pages = []
-                for n in range(tiles):
-                    page = new_context(browser).new_page()
-                    page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
-                    pages.append(page)
-                wall = Wall(host, pages, seeded.zones[0])
-                wall.wait_all("t.connected && t.state && t.state.role === 'tile'")
-                host.media.upload("clip.mp4", CLIP.read_bytes())
-                files = json.dumps([{"type": "file", "name": "clip.mp4", "value": "clip.mp4"}])
-                source = host.sources.create(
-                    "Bench clip",
-                    "Signage Player",
-                    [
-                        {"type": "FILE_DIR_SELECT", "paramName": "Media", "paramValue": files},
-                        {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
-                    ],
-                )["sourceId"]
+                _, wall, source = open_wall(browser, host, proc.base_url, seeded, tiles)
+                pages = wall.pages
                 host.zones.switch(wall.zone, source_id=source, by="id")
                 wall.wait_all("t.sample().item === 'clip.mp4'")
                 wall.wait_all("document.querySelector('video').readyState >= 2")

@@ -220,6 +220,38 @@ def new_context(browser: Any) -> Any:
     return context
 
 
+def open_wall(
+    browser: Any, host: Client, base_url: str, seeded: Seeded, tiles: int
+) -> tuple[list[Any], Wall, str]:
+    """``tiles`` receiver pages as the tiles of the seeded zone, and a source that plays
+    the demo clip (not yet switched to): the pages' contexts, the wall, the source's id.
+
+    Each tile is in a browser context of its own, as each is a device of its own: the
+    pages of one context other than the last opened or brought to front present their
+    video frames about once a second (their media clock runs on), which hides what a
+    viewer sees. Playwright's string predicates are eval, which the page's policy
+    forbids: bypassed."""
+    contexts = [new_context(browser) for _ in range(tiles)]
+    pages = []
+    for n, context in enumerate(contexts):
+        page = context.new_page()
+        page.goto(f"{base_url}/receiver/?seat=bench-{n:05d}")
+        pages.append(page)
+    wall = Wall(host, pages, seeded.zones[0])
+    wall.wait_all("t.connected && t.state && t.state.role === 'tile'")
+    host.media.upload("clip.mp4", CLIP.read_bytes())
+    files = json.dumps([{"type": "file", "name": "clip.mp4", "value": "clip.mp4"}])
+    source = host.sources.create(
+        "Bench clip",
+        "Signage Player",
+        [
+            {"type": "FILE_DIR_SELECT", "paramName": "Media", "paramValue": files},
+            {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
+        ],
+    )["sourceId"]
+    return contexts, wall, str(source)
+
+
 def run_wall(
     seed_dir: Path,
     work: Path,
@@ -241,29 +273,8 @@ def run_wall(
         host = Client(proc.base_url, ADMIN, PASSWORD)
         try:
             host.login()
-            # Each tile in a browser context of its own, as each is a device of its own:
-            # the pages of one context other than the last opened or brought to front
-            # present their video frames about once a second (their media clock runs on),
-            # which hides what a viewer sees. Playwright's string predicates are eval,
-            # which the page's policy forbids: bypassed.
-            contexts = [new_context(browser) for _ in range(tiles)]
-            pages = []
-            for n, context in enumerate(contexts):
-                page = context.new_page()
-                page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
-                pages.append(page)
-            wall = Wall(host, pages, seeded.zones[0])
-            wall.wait_all("t.connected && t.state && t.state.role === 'tile'")
-            host.media.upload("clip.mp4", CLIP.read_bytes())
-            files = json.dumps([{"type": "file", "name": "clip.mp4", "value": "clip.mp4"}])
-            source = host.sources.create(
-                "Bench clip",
-                "Signage Player",
-                [
-                    {"type": "FILE_DIR_SELECT", "paramName": "Media", "paramValue": files},
-                    {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
-                ],
-            )["sourceId"]
+            contexts, wall, source = open_wall(browser, host, proc.base_url, seeded, tiles)
+            pages = wall.pages
             wall.t0 = time.monotonic()
             wall.event("switch")
             host.zones.switch(wall.zone, source_id=source, by="id")

@@ -298,19 +298,23 @@ FAKE_START_JS = """
 """
 
 
+async def with_fake_start(browser: Any, tmp_path: Path, body: str) -> Any:
+    """``body`` (statements ending in a return) run in a receiver page beside m
+    (follow.js) and FAKE_START_JS."""
+    script = "async () => { const m = await import('/receiver/follow.js');"
+    return await in_receiver_page(browser, tmp_path, script + FAKE_START_JS + body + "}")
+
+
 async def test_start_latency_is_learned_from_the_usual_starts_not_a_slow_first_one(
     browser: Any, tmp_path: Path
 ) -> None:
     """How early play() is called for a start is learned from the starts made: the first
     play() after a load (80 ms here) must not set it for the starts after it (1 ms),
     which it comes down to."""
-    got = await in_receiver_page(
+    got = await with_fake_start(
         browser,
         tmp_path,
-        """async () => {
-            const m = await import('/receiver/follow.js');"""
-        + FAKE_START_JS
-        + """
+        """
             const video = fakeVideo();
             const learned = [];
             for (const [k, ms] of [80, 1, 1, 1, 1, 1].entries()) {
@@ -321,7 +325,7 @@ async def test_start_latency_is_learned_from_the_usual_starts_not_a_slow_first_o
                 learned.push(m.learned().startLatencyMs);
             }
             return learned;
-        }""",
+        """,
     )
     assert got[3] <= 2.5 and got[-1] < 1.5, got  # and it comes down to what starts take
 
@@ -332,13 +336,10 @@ async def test_a_late_start_catches_up_the_way_the_bias_goes(browser: Any, tmp_p
     100 ms. A tile whose clock starts 8 ms late must catch up; whatever the start's
     instant, its average rate since the start never comes within that band, and it is
     within 1 ms of the others 150 ms after the start (its first 200 ms are measured)."""
-    got = await in_receiver_page(
+    got = await with_fake_start(
         browser,
         tmp_path,
-        """async () => {
-            const m = await import('/receiver/follow.js');"""
-        + FAKE_START_JS
-        + """
+        """
             const closest = [], behind = [];
             for (let k = 0; k < 12; k += 1) {
                 const at = 1795637007162 + 1000 * k + 203 * k;
@@ -357,7 +358,7 @@ async def test_a_late_start_catches_up_the_way_the_bias_goes(browser: Any, tmp_p
                 behind.push(off);
             }
             return { closest, behind };
-        }""",
+        """,
     )
     assert min(got["closest"]) > 0.0025, got
     assert max(abs(ms) for ms in got["behind"]) < 1.0, got
