@@ -23,11 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.procs import tilewall_proc
-from bench.seed import ADMIN, PASSWORD, Seeded, seed
+from bench.seed import seed
 from bench.syncframes import FRAMES_JS, bin_errors, frame_errors
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, open_wall
-from tilewall.client import Client
+from bench.wallsync import clip_wall
 
 #: bins measured after each start (the next command comes 1.6 s after it)
 BINS = 7
@@ -53,48 +51,35 @@ def own_account(starts: list[dict[str, Any]], at_ms: float) -> dict[str, Any] | 
 
 
 def run(tiles: int, rounds: int) -> dict[str, Any]:
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory(prefix="wallstarts-") as tmp:
         work = Path(tmp)
         seed(work / "seed", tiles, 0, one_zone=True)
-        seeded = Seeded.read(work / "seed")
-        proc = tilewall_proc(work / "seed", work, "uvicorn", "starts")
-        with proc, sync_playwright() as playwright:
-            proc.start()
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            host = Client(proc.base_url, ADMIN, PASSWORD)
-            try:
-                host.login()
-                _, wall, source = open_wall(browser, host, proc.base_url, seeded, tiles)
-                pages = wall.pages
-                host.zones.switch(wall.zone, source_id=source, by="id")
-                wall.wait_all("t.sample().item === 'clip.mp4'")
-                wall.wait_all("document.querySelector('video').readyState >= 2")
-                duration = float(
-                    pages[0].evaluate("() => window.tilewall.state.content.source.totalMs")
-                )
-                since = wall.start_ms() - 1000
-                time.sleep(2.5)
-                instants: list[tuple[str, float]] = []
-                for i in range(rounds):
-                    to = 1000 + (i * 1370) % 8000
-                    host.zones.seek(wall.zone, to, by="id")
-                    wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
-                    instants.append(("seek", wall.start_ms()))
-                    time.sleep(PLAY_S)
-                    host.zones.pause(wall.zone, by="id")
-                    wall.wait_all("t.state.content.timeline.state === 'paused'")
-                    time.sleep(PAUSED_S)
-                    host.zones.resume(wall.zone, by="id")
-                    wall.wait_all("t.state.content.timeline.state === 'playing'")
-                    instants.append(("resume", wall.start_ms()))
-                    time.sleep(PLAY_S)
-                frames = [frame_errors(p.evaluate(FRAMES_JS, since), duration) for p in pages]
-                starts = [p.evaluate("(s) => window.tilewall.sync(s).starts", since) for p in pages]
-            finally:
-                host.close()
-                browser.close()
+        with clip_wall(work / "seed", work, "uvicorn", "starts", tiles) as (wall, source):
+            host, pages = wall.host, wall.pages
+            host.zones.switch(wall.zone, source_id=source, by="id")
+            wall.wait_all("t.sample().item === 'clip.mp4'")
+            wall.wait_all("document.querySelector('video').readyState >= 2")
+            duration = float(
+                pages[0].evaluate("() => window.tilewall.state.content.source.totalMs")
+            )
+            since = wall.start_ms() - 1000
+            time.sleep(2.5)
+            instants: list[tuple[str, float]] = []
+            for i in range(rounds):
+                to = 1000 + (i * 1370) % 8000
+                host.zones.seek(wall.zone, to, by="id")
+                wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
+                instants.append(("seek", wall.start_ms()))
+                time.sleep(PLAY_S)
+                host.zones.pause(wall.zone, by="id")
+                wall.wait_all("t.state.content.timeline.state === 'paused'")
+                time.sleep(PAUSED_S)
+                host.zones.resume(wall.zone, by="id")
+                wall.wait_all("t.state.content.timeline.state === 'playing'")
+                instants.append(("resume", wall.start_ms()))
+                time.sleep(PLAY_S)
+            frames = [frame_errors(p.evaluate(FRAMES_JS, since), duration) for p in pages]
+            starts = [p.evaluate("(s) => window.tilewall.sync(s).starts", since) for p in pages]
     out = []
     for kind, at in instants:
         accounts = [own_account(s, at) for s in starts]

@@ -21,11 +21,12 @@ Debian's Chromium through Playwright (never a downloaded browser).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -222,9 +223,9 @@ def new_context(browser: Any) -> Any:
 
 def open_wall(
     browser: Any, host: Client, base_url: str, seeded: Seeded, tiles: int
-) -> tuple[list[Any], Wall, str]:
+) -> tuple[Wall, str]:
     """``tiles`` receiver pages as the tiles of the seeded zone, and a source that plays
-    the demo clip (not yet switched to): the pages' contexts, the wall, the source's id.
+    the demo clip (not yet switched to): the wall and the source's id.
 
     Each tile is in a browser context of its own, as each is a device of its own: the
     pages of one context other than the last opened or brought to front present their
@@ -249,7 +250,29 @@ def open_wall(
             {"type": "NUMBER", "paramName": "Slide Interval", "paramValue": "30"},
         ],
     )["sourceId"]
-    return contexts, wall, str(source)
+    return wall, str(source)
+
+
+@contextlib.contextmanager
+def clip_wall(
+    seed_dir: Path, work: Path, server: str, label: str, tiles: int
+) -> Iterator[tuple[Wall, str]]:
+    """tilewall on a copy of ``seed_dir`` and headless Chromium, as ``open_wall``: the
+    wall and the clip's source id; everything closed after."""
+    from playwright.sync_api import sync_playwright
+
+    seeded = Seeded.read(seed_dir)
+    proc = tilewall_proc(seed_dir, work, server, label)
+    with proc, sync_playwright() as playwright:
+        proc.start()
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        host = Client(proc.base_url, ADMIN, PASSWORD)
+        try:
+            host.login()
+            yield open_wall(browser, host, proc.base_url, seeded, tiles)
+        finally:
+            host.close()
+            browser.close()
 
 
 def run_wall(
@@ -263,78 +286,63 @@ def run_wall(
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """One zone of ``tiles`` receiver pages playing the demo clip; sync figures."""
-    from playwright.sync_api import sync_playwright
+    with clip_wall(seed_dir, work, server, f"sync-{tiles}", tiles) as (wall, source):
+        host, pages = wall.host, wall.pages
+        wall.t0 = time.monotonic()
+        wall.event("switch")
+        host.zones.switch(wall.zone, source_id=source, by="id")
+        wall.wait_all("t.sample().item === 'clip.mp4'")
+        wall.wait_all(
+            "document.querySelector('video') && document.querySelector('video').readyState >= 2"
+        )
+        wall.duration_ms = float(
+            pages[0].evaluate("() => window.tilewall.state.content.source.totalMs")
+        )
+        phases: dict[str, Any] = {}
+        log(f"wall sync, {tiles} tiles: switch and play")
+        start = wall.start_ms()
+        sleep_until(start + SWITCH_WINDOW_MS)
+        phases["switch"] = wall.phase("switch", start, after_s, settle_timeout_s)
+        phases["play"] = wall.phase("play", None, play_s, settle_timeout_s)
 
-    seeded = Seeded.read(seed_dir)
-    proc = tilewall_proc(seed_dir, work, server, f"sync-{tiles}")
-    with proc, sync_playwright() as playwright:
-        proc.start()
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        host = Client(proc.base_url, ADMIN, PASSWORD)
-        try:
-            host.login()
-            contexts, wall, source = open_wall(browser, host, proc.base_url, seeded, tiles)
-            pages = wall.pages
-            wall.t0 = time.monotonic()
-            wall.event("switch")
-            host.zones.switch(wall.zone, source_id=source, by="id")
-            wall.wait_all("t.sample().item === 'clip.mp4'")
-            wall.wait_all(
-                "document.querySelector('video') && document.querySelector('video').readyState >= 2"
-            )
-            wall.duration_ms = float(
-                pages[0].evaluate("() => window.tilewall.state.content.source.totalMs")
-            )
-            phases: dict[str, Any] = {}
-            log(f"wall sync, {tiles} tiles: switch and play")
-            start = wall.start_ms()
-            sleep_until(start + SWITCH_WINDOW_MS)
-            phases["switch"] = wall.phase("switch", start, after_s, settle_timeout_s)
-            phases["play"] = wall.phase("play", None, play_s, settle_timeout_s)
+        wall.event("seek")
+        host.zones.seek(wall.zone, 6000, by="id")
+        wall.wait_all("t.state.content.timeline.anchorPositionMs === 6000")
+        phases["seek"] = wall.phase("seek", wall.start_ms(), after_s, settle_timeout_s)
 
-            wall.event("seek")
-            host.zones.seek(wall.zone, 6000, by="id")
-            wall.wait_all("t.state.content.timeline.anchorPositionMs === 6000")
-            phases["seek"] = wall.phase("seek", wall.start_ms(), after_s, settle_timeout_s)
+        wall.event("pause")
+        host.zones.pause(wall.zone, by="id")
+        wall.wait_all("t.state.content.timeline.state === 'paused'")
+        phases["pause"] = wall.phase("pause", None, min(after_s, 2.0), settle_timeout_s)
 
-            wall.event("pause")
-            host.zones.pause(wall.zone, by="id")
-            wall.wait_all("t.state.content.timeline.state === 'paused'")
-            phases["pause"] = wall.phase("pause", None, min(after_s, 2.0), settle_timeout_s)
+        wall.event("resume")
+        host.zones.resume(wall.zone, by="id")
+        wall.wait_all("t.state.content.timeline.state === 'playing'")
+        phases["resume"] = wall.phase("resume", wall.start_ms(), after_s, settle_timeout_s)
 
-            wall.event("resume")
-            host.zones.resume(wall.zone, by="id")
-            wall.wait_all("t.state.content.timeline.state === 'playing'")
-            phases["resume"] = wall.phase("resume", wall.start_ms(), after_s, settle_timeout_s)
-
-            log(f"wall sync, {tiles} tiles: the loop point")
-            wall.event("loop")
-            before = min(LOOP_WINDOW_MS, after_s * 1000)
-            after = 2 * before
-            to = int(wall.duration_ms - before - 1500)
-            host.zones.seek(wall.zone, to, by="id")
-            wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
-            timeline = pages[0].evaluate("() => window.tilewall.state.content.timeline")
-            loop_at = timeline["anchorMs"] + wall.duration_ms - timeline["anchorPositionMs"]
-            sleep_until(loop_at - before)
-            sampled = wall.measure("loop", (before + after) / 1000)
-            sleep_until(loop_at + after)
-            phases["loop"] = {
-                "settle_s": 0.0,
-                **sampled,
-                **wall.frames(loop_at - before, loop_at + after, loop_at),
-            }
-            clock = [
-                p.evaluate(
-                    "() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})"
-                )
-                for p in pages
-            ]
-            for context in contexts:
-                context.close()
-        finally:
-            host.close()
-            browser.close()
+        log(f"wall sync, {tiles} tiles: the loop point")
+        wall.event("loop")
+        before = min(LOOP_WINDOW_MS, after_s * 1000)
+        after = 2 * before
+        to = int(wall.duration_ms - before - 1500)
+        host.zones.seek(wall.zone, to, by="id")
+        wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
+        timeline = pages[0].evaluate("() => window.tilewall.state.content.timeline")
+        loop_at = timeline["anchorMs"] + wall.duration_ms - timeline["anchorPositionMs"]
+        sleep_until(loop_at - before)
+        sampled = wall.measure("loop", (before + after) / 1000)
+        sleep_until(loop_at + after)
+        phases["loop"] = {
+            "settle_s": 0.0,
+            **sampled,
+            **wall.frames(loop_at - before, loop_at + after, loop_at),
+        }
+        clock = [
+            p.evaluate("() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})")
+            for p in pages
+        ]
+        for page in pages:
+            page.context.close()
     return {
         "tiles": tiles,
         "duration_ms": wall.duration_ms,

@@ -165,16 +165,16 @@ async def test_rate_bias_keeps_tiles_off_chromiums_cadence(browser: Any, tmp_pat
             const period = 2 * (m.BIAS_HOLD_MS + m.TURN_MS);
             const step = 0.25, from = 1795637007162.5;
             let integral = 0, worst = 0, least = Infinity, low = 0, high = 0, sum = 0, n = 0;
-            const start = m.offset(from) * 1000;
+            const start = m.offset(from, 0) * 1000;
             for (let h = from; h < from + 2 * period; h += step) {
-                integral += m.bias(h) * step;
-                const o = m.offset(h + step) * 1000;
+                integral += m.bias(h, 0) * step;
+                const o = m.offset(h + step, 0) * 1000;
                 worst = Math.max(worst, Math.abs(start + integral - o));
-                least = Math.min(least, Math.abs(m.bias(h)));
+                least = Math.min(least, Math.abs(m.bias(h, 0)));
                 low = Math.min(low, o); high = Math.max(high, o); sum += o; n += 1;
             }
             return { worst, least, low, high, mean: sum / n, span: m.BIAS_SPAN_MS,
-                     drift: m.offset(from + period) * 1000 - start };
+                     drift: m.offset(from + period, 0) * 1000 - start };
         }""",
     )
     assert got["least"] >= 0.003, got  # 1.0025 and up: no cadence (bench/renderer.py)
@@ -206,7 +206,7 @@ async def test_rate_bias_leaves_room_for_a_tiles_corrections(browser: Any, tmp_p
                     let sum = 0, run = 0;
                     for (let h = h0; h < end; h += 1) {
                         const inPulse = h >= h0 + WINDOW && h < h0 + WINDOW + pulse;
-                        const x = m.bias(h) + (inPulse ? Math.sign(c) * PULSE : 0);
+                        const x = m.bias(h, 0) + (inPulse ? Math.sign(c) * PULSE : 0);
                         excess.push(x);
                         sum += x;
                         if (excess.length > WINDOW) sum -= excess[excess.length - 1 - WINDOW];
@@ -232,7 +232,7 @@ async def test_a_cued_video_is_held_where_it_starts_from(browser: Any, tmp_path:
         """async () => {
             const m = await import('/receiver/follow.js');
             const at = 1795637007162;  // the start's host instant
-            const cue = 3 + m.offset(at);  // where it starts from: the bias's offset too
+            const cue = 3 + m.offset(at, at);  // where it starts from: the bias's offset too
             const seeks = [];
             const video = {
                 paused: true, seeking: false, readyState: 4, duration: 12, muted: true,
@@ -244,7 +244,7 @@ async def test_a_cued_video_is_held_where_it_starts_from(browser: Any, tmp_path:
                 addEventListener() {},
             };
             const target = (h) => ({ s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
-                                     startsAt: h < at ? at : null });
+                                     startsAt: h < at ? at : null, from: at });
             const wakes = [];
             const shows = m.drive(video, at - 200, target, (h) => wakes.push(h - at), null);
             return { seeks: seeks.map((s) => (s - cue) * 1000), shows, wakes,

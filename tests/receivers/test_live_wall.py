@@ -412,7 +412,7 @@ def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> No
     assert start == told[0]["anchorMs"] + LEAD_MS and start > host_now(), (start, host_now())
     # before the instant: paused, pre-rolled where the timeline will be then (a start is
     # made in the middle of the vsync interval the instant falls in: within 17 ms after it;
-    # a tile's position also carries the rate bias, within BIAS_SPAN_MS / 2 of it)
+    # a tile's position also carries the rate bias's offset at a start, 5.7 ms)
     wall.wait_tiles(
         f"(() => {{ const v = document.querySelector('video.shown'); return v && v.paused && "
         f"!v.seeking && Math.abs(v.currentTime * 1000 - {held_ms} - 8) < 25; }})()",
@@ -471,7 +471,7 @@ def test_a_looping_clip_loops_on_the_timeline(wall: Wall) -> None:
         assert loop_at > timeline["startMs"]
         # shortly before the loop point: the next pass waits, paused at its start (the
         # start is made in the middle of a vsync interval, up to 17 ms into the clip, and
-        # carries the rate bias's offset then, up to BIAS_SPAN_MS / 2 = 12.3 ms more)
+        # carries the rate bias's offset at a start, 5.7 ms more)
         time.sleep(max(loop_at - 700 - host_now(), 0) / 1000)
         wall.wait_tiles(
             "(() => { const v = Array.from(document.querySelectorAll('video'));"

@@ -61,19 +61,21 @@ const TRIM_MAX = 0.0015; // ...within this
 // receiver): a start falls where it holds up. A tile that starts late (the usual way: a
 // busy page) then catches up the way the bias goes. One that catches up against it
 // right after a start, while Chromium averages afresh, brings that average into the
-// band for as long as 170 ms per ms it catches up, and is taken into a cadence.
+// band for as long as 170 ms per ms it catches up, and is taken into a cadence. The
+// turn up is behind it then: the offset at a start is +5.7 ms, so a start at the first
+// frame of a medium never falls before it.
 const START_PHASE_MS = TURN_MS;
 
 function phase(h, from) {
-  const x = from == null ? h : h - from + START_PHASE_MS;
+  const x = h - from + START_PHASE_MS;
   return ((x % BIAS_PERIOD_MS) + BIAS_PERIOD_MS) % BIAS_PERIOD_MS;
 }
 
 /**
  * The rate bias at host instant `h` (a turn up, up, a turn down, down) of a medium that
- * started moving at `from` (null: on host time).
+ * started moving at `from`.
  */
-export function bias(h, from = null) {
+export function bias(h, from) {
   const u = phase(h, from);
   if (u < TURN_MS) return TURN_RATE;
   if (u < TURN_MS + BIAS_HOLD_MS) return BIAS;
@@ -82,7 +84,7 @@ export function bias(h, from = null) {
 }
 
 /** Where the bias has put a playing video at host instant `h`, in seconds (zero mean). */
-export function offset(h, from = null) {
+export function offset(h, from) {
   const u = phase(h, from);
   const up = TURN_RATE * TURN_MS;
   let ms;
@@ -93,12 +95,15 @@ export function offset(h, from = null) {
   return (ms - BIAS_SPAN_MS / 2) / 1000;
 }
 
-/** The bias of `video` at host instant `h`: none for a video with sound. */
+/**
+ * The bias of `video` at host instant `h` (none for a video with sound); a medium not
+ * moving (`from` null) has the bias it will start with.
+ */
 function biasOf(video, h, from) {
-  return video.muted ? bias(h, from) : 0;
+  return video.muted ? bias(h, from ?? h) : 0;
 }
 
-/** Where the bias has put `video` at host instant `h` (seconds). */
+/** Where the bias has put `video`, moving since `from`, at host instant `h` (seconds). */
 function offsetOf(video, h, from) {
   return video.muted ? offset(h, from) : 0;
 }
@@ -243,19 +248,9 @@ function play(video) {
 /** A cue for host instant `at` (the timeline's or the slot's), started on `go` (aligned). */
 function cueAt(video, at, target, kind, now) {
   const hostMinusLocal = now - performance.now();
-  let go = aligned(at, hostMinusLocal);
-  const from = target(go).from;
-  let s = target(go).s + offsetOf(video, go, from);
-  // At the very start of a medium the bias's offset can put the position before 0 (on
-  // host time: a target without `from`): the first frame is what shows until the
-  // position reaches 0, so the start is on that instant. Starting from 0 on `go` would
-  // put this tile ahead by as much, a different amount on each tile (each has its own
-  // vsync phase).
-  if (s < 0) {
-    go = aligned(go - s * 1000, hostMinusLocal);
-    s = target(go).s + offsetOf(video, go, from);
-  }
-  return { at, go, from, s: Math.max(s, 0), kind, readyAt: null };
+  const go = aligned(at, hostMinusLocal);
+  const { s, from } = target(go);
+  return { at, go, from, s: s + offsetOf(video, go, from), kind, readyAt: null };
 }
 
 /**
