@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from tilewall.cli import main
 from tilewall.config import Config, ConfigError
 from tilewall.host.clock import SystemClock
+from tilewall.host.licence import codes
 from tilewall.host.state import Core, CoreSettings
-from tilewall.host.system import licensing
 from tilewall.platform.hostname import SimulatedHostName
 from tilewall.platform.timezone import LinuxTimeZones
 
@@ -23,7 +23,7 @@ def test_host_management_is_off_unless_asked(tmp_path: Path):
 
 
 def test_trusted_keys_from_folder_and_environment(tmp_path: Path):
-    a, b = licensing.generate_signing_key(), licensing.generate_signing_key()
+    a, b = codes.generate_signing_key(), codes.generate_signing_key()
     folder = tmp_path / "trusted-keys"
     folder.mkdir()
     # PEM works as well as the raw text
@@ -34,13 +34,11 @@ def test_trusted_keys_from_folder_and_environment(tmp_path: Path):
     )
     (folder / "a.pub").write_bytes(pem)
     (folder / "ignored.txt").write_text("not a key")
-    env = {
-        "TILEWALL_LICENCE_KEYS": f" {licensing.public_key_text(b)}, {licensing.public_key_text(a)} "
-    }
+    env = {"TILEWALL_LICENCE_KEYS": f" {codes.public_key_text(b)}, {codes.public_key_text(a)} "}
     config = Config.load(tmp_path, env=env)
-    assert set(config.trusted_keys) == {licensing.public_key_text(a), licensing.public_key_text(b)}
-    assert config.key_sources[licensing.key_id(a)] == "trusted-keys/a.pub"
-    assert config.key_sources[licensing.key_id(b)] == "TILEWALL_LICENCE_KEYS"
+    assert set(config.trusted_keys) == {codes.public_key_text(a), codes.public_key_text(b)}
+    assert config.key_sources[codes.key_id(a)] == "trusted-keys/a.pub"
+    assert config.key_sources[codes.key_id(b)] == "TILEWALL_LICENCE_KEYS"
 
 
 def test_a_bad_key_stops_the_host(tmp_path: Path):
@@ -87,7 +85,7 @@ def test_keygen_then_issue_makes_a_code_the_host_accepts(tmp_path: Path):
     )
     assert issued.exit_code == 0, issued.output
     text = issued.stdout.strip()
-    verified = licensing.verify(text, [public.read_text()], date.today(), "sys-42")
+    verified = codes.verify(text, [public.read_text()], date.today(), "sys-42")
     terms = verified.terms
     assert terms.number_of_stations == 6 and terms.reseller_name == "Screens Ltd"
     assert terms.expires == "2099-01-31" and terms.support_expires == "2098-01-01"
@@ -98,7 +96,7 @@ def test_keygen_then_issue_makes_a_code_the_host_accepts(tmp_path: Path):
         ["license", "issue", "--key", str(private), "--stations", "0", "--expires", "2099-01-01"],
     )
     assert (
-        licensing.verify(
+        codes.verify(
             unlimited.stdout.strip(), [public.read_text()], date.today()
         ).terms.number_of_stations
         is None

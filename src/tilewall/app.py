@@ -23,19 +23,22 @@ from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, S
 from litestar.typing import FieldDefinition
 
 from tilewall import __version__
-from tilewall.api import (
-    accesslog,
+from tilewall.api import accesslog, openapi, read_cache, routing
+from tilewall.api.accesslog import access_log
+from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
+from tilewall.api.common import Extension, host_of_scope
+from tilewall.api.errors import HANDLERS
+from tilewall.api.forwarding import group_forwarding
+from tilewall.api.headers import security_headers
+from tilewall.api.resources import (
     controlroom,
     displays,
-    encoded,
     failover,
-    fallback,
-    group,
+    hostgroup,
     licence,
     media,
     mirrorgroups,
     network,
-    openapi,
     overlays,
     playlog,
     presets,
@@ -52,13 +55,7 @@ from tilewall.api import (
     videowalls,
     zones,
 )
-from tilewall.api.accesslog import access_log
-from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
-from tilewall.api.common import Extension, host_of_scope
-from tilewall.api.errors import HANDLERS
-from tilewall.api.fallback import allowed_methods
-from tilewall.api.forwarding import group_forwarding
-from tilewall.api.headers import security_headers
+from tilewall.api.routing import allowed_methods
 from tilewall.host.host import Host
 from tilewall.metrics import Metrics, metrics_page
 from tilewall.receivers.media import media_file
@@ -106,9 +103,10 @@ API_MODULES: list[ModuleType] = [
     sourcetypes,
     schedule,
     playlog,
-    fallback,
+    routing,
+    openapi,
     render,
-    group,
+    hostgroup,
 ]
 
 
@@ -230,7 +228,7 @@ API = "/api"
 
 
 class App(Litestar):
-    """The app. A read registered with :func:`tilewall.api.encoded.answer_early` whose
+    """The app. A read registered with :func:`tilewall.api.read_cache.answer_early` whose
     bytes are current is answered here, before routing, when the request is a ``GET``
     under ``/api`` without a query string and carries a live session: with the same
     status, headers (the ``before_send`` hooks run as for any answer) and body as its
@@ -249,7 +247,7 @@ class App(Litestar):
         await super().__call__(scope, receive, send)
 
     async def _answer_early(self, scope: Scope, send: Send) -> bool:
-        early = encoded.ANSWERED_EARLY.get(scope["path"][len(API) :])
+        early = read_cache.ANSWERED_EARLY.get(scope["path"][len(API) :])
         host: Host | None = self.state.get("host")
         if early is None or host is None:
             return False

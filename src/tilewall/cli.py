@@ -297,7 +297,7 @@ def license_keygen(out_dir: Path, name: str) -> None:
     TILEWALL_LICENCE_KEYS) so the host accepts codes signed with NAME.key.
     """
     try:
-        from tilewall.host.system import licensing
+        from tilewall.host.licence import codes
     except ImportError as error:
         _needs_server(error)
     private_path, public_path = out_dir / f"{name}.key", out_dir / f"{name}.pub"
@@ -306,14 +306,14 @@ def license_keygen(out_dir: Path, name: str) -> None:
             console.print(f"[red]{path} exists; not overwriting it[/]")
             sys.exit(1)
     out_dir.mkdir(parents=True, exist_ok=True)
-    key = licensing.generate_signing_key()
+    key = codes.generate_signing_key()
     # created private from the start, never readable by others even briefly
     fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
-        f.write(licensing.private_key_pem(key))
-    public_path.write_text(licensing.public_key_text(key) + "\n")
+        f.write(codes.private_key_pem(key))
+    public_path.write_text(codes.public_key_text(key) + "\n")
     console.print(
-        f"key id {licensing.key_id(key)}: private key {private_path}, public key {public_path}"
+        f"key id {codes.key_id(key)}: private key {private_path}, public key {public_path}"
     )
 
 
@@ -374,7 +374,7 @@ def license_issue(
 ) -> None:
     """Print an activation code signed with KEY."""
     try:
-        from tilewall.host.system import licensing
+        from tilewall.host.licence import codes
     except ImportError as error:
         _needs_server(error)
     text = key_path.read_text()
@@ -386,11 +386,11 @@ def license_issue(
         )
         sys.exit(1)
     try:
-        key = licensing.load_private_key(text)
+        key = codes.load_private_key(text)
     except ValueError as error:
         console.print(f"[red]{key_path} is not an Ed25519 private key: {error}[/]")
         sys.exit(1)
-    terms = licensing.LicenceTerms(
+    terms = codes.LicenceTerms(
         reseller_name=reseller,
         number_of_stations=stations or None,
         issued=issued or date.today().isoformat(),
@@ -401,7 +401,7 @@ def license_issue(
         source_types=list(source_types) if source_types else None,
     )
     try:
-        code = licensing.issue(key, terms)
+        code = codes.issue(key, terms)
     except ValueError as error:
         console.print(f"[red]{error}[/]")
         sys.exit(1)

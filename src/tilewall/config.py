@@ -55,7 +55,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     host_management: bool = False
-    #: public keys as base64url text (see :func:`tilewall.host.system.licensing.public_key_text`)
+    #: public keys as base64url text (see :func:`tilewall.host.licence.codes.public_key_text`)
     trusted_keys: tuple[str, ...] = ()
     #: how long a simulated network update keeps reads busy
     network_apply_seconds: float = 2.0
@@ -133,13 +133,13 @@ class Config:
 
 
 def _key_id(text: str) -> str:
-    from tilewall.host.system.licensing import key_id, load_public_key
+    from tilewall.host.licence.codes import key_id, load_public_key
 
     return key_id(load_public_key(text))
 
 
 def _read_key(text: str, where: str) -> str:
-    from tilewall.host.system.licensing import load_public_key, public_key_text
+    from tilewall.host.licence.codes import load_public_key, public_key_text
 
     try:
         return public_key_text(load_public_key(text))

@@ -43,8 +43,8 @@ from prometheus_client.registry import Collector
 
 from tilewall.api.auth import token_of
 from tilewall.host.host import Host
+from tilewall.host.hostgroup.members import Role
 from tilewall.host.playback import timeline
-from tilewall.host.system.members import Role
 
 TOKEN_ENV = "TILEWALL_METRICS_TOKEN"
 #: the Prometheus text format generate_latest writes (Litestar adds the charset)
@@ -167,7 +167,7 @@ class Metrics:
     def attach(self, host: Host) -> None:
         """Read ``host`` at each scrape and time its store commits."""
         self.host = host
-        self.role = lambda: "single" if host.group.role is Role.SOLO else str(host.group.role)
+        self.role = lambda: "single" if host.hostgroup.role is Role.SOLO else str(host.hostgroup.role)
         host.core.commit_observers.append(self.observe_commit)
 
     def observe_commit(self, seconds: float, committed: bool, changes: int) -> None:

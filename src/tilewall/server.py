@@ -17,9 +17,9 @@ from tilewall.app import access_log_formatter, create_app, flush_access_log, ope
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
+from tilewall.host.machine.system import API_LOG, LOGS_DIR
 from tilewall.host.playback import timeline
 from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore, SettingsStore
-from tilewall.host.system.machine import API_LOG, LOGS_DIR
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
@@ -234,9 +234,9 @@ def make_app(
         async def admin() -> None:
             await ensure_admin(host, data_dir)
 
-        host.group.add_duty("the first administrator", admin, _nothing)
+        host.hostgroup.add_duty("the first administrator", admin, _nothing)
         if demo:
-            host.group.add_duty("the demo", lambda: _start_demo(host, hub, virtual), _stop_demo)
+            host.hostgroup.add_duty("the demo", lambda: _start_demo(host, hub, virtual), _stop_demo)
         await host.start()
 
     async def _stop_demo() -> None:
@@ -247,7 +247,7 @@ def make_app(
     async def shutdown(app: Litestar) -> None:
         host: Host | None = getattr(app.state, "host", None)
         if host is not None:
-            await host.group.stop()
+            await host.hostgroup.stop()
         await _stop_demo()
         await hub.stop()
         if host is not None:

@@ -11,8 +11,8 @@ import pytest
 
 from tests.support.fakes import FakeHost
 from tilewall.host.errors import Unavailable
-from tilewall.host.state import Event
-from tilewall.host.system.facts import SerialSettings
+from tilewall.host.machine.facts import SerialSettings
+from tilewall.host.memory import Event
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import CLOSE_REPLACED, Limits
 

@@ -1,4 +1,4 @@
-"""Reads encoded once per revision (``tilewall.api.encoded``): two reads in one revision
+"""Reads encoded once per revision (``tilewall.api.read_cache``): two reads in one revision
 are the same bytes, built once; every kind of change shows in the very next read: a
 write through the interface, liveness the hub reports (a receiver over a real
 WebSocket), an agent's device report, the machine facts read again."""
@@ -16,8 +16,16 @@ from tests.support.server import InProcessServer
 from tests.support.sources import create_source
 from tests.support.topology import lock, locked_display, make_mirror, make_wall, register, unique
 from tests.support.waiting import wait_until
-from tilewall.api import displays, mirrorgroups, network, presets, sources, system, videowalls
-from tilewall.api import zones as zones_api
+from tilewall.api.resources import (
+    displays,
+    mirrorgroups,
+    network,
+    presets,
+    sources,
+    system,
+    videowalls,
+)
+from tilewall.api.resources import zones as zones_api
 
 #: every read encoded once per revision, with its view
 VIEWS = {
@@ -295,7 +303,7 @@ async def test_a_receiver_online_over_a_websocket_shows_in_the_next_read(tmp_pat
 @pytest.mark.parametrize("path", list(VIEWS))
 def test_a_current_read_is_answered_before_routing_as_its_route_answers(api, path, monkeypatch):
     from tilewall import app as app_module
-    from tilewall.api import encoded
+    from tilewall.api import read_cache
 
     _scene(api)
     early: list[bool] = []
@@ -311,7 +319,7 @@ def test_a_current_read_is_answered_before_routing_as_its_route_answers(api, pat
     answered = api.get(path)
     assert early[-1] is True  # the last one was answered early
     with monkeypatch.context() as mp:
-        mp.setattr(encoded, "ANSWERED_EARLY", {})
+        mp.setattr(read_cache, "ANSWERED_EARLY", {})
         routed = api.get(path)
     assert early[-1] is False
     assert answered.status_code == routed.status_code == 200

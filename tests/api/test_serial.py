@@ -12,7 +12,7 @@ from tests.support.http import error, ok
 from tests.support.singletons import SingletonMixin
 from tests.support.topology import register, unique
 from tilewall.host.errors import Unavailable
-from tilewall.host.system.serial import KEEP, MAX_BYTES, SerialSettings
+from tilewall.host.peripherals.serial import KEEP, MAX_BYTES, SerialSettings
 
 SEAT = "seat-serial"
 
@@ -258,7 +258,7 @@ class TestSerialPort(SharedApp, SingletonMixin):
 
 def test_a_malformed_port_url_is_refused_not_a_crash(api):
     from tilewall.host.errors import Invalid
-    from tilewall.host.system.serial import check_port
+    from tilewall.host.peripherals.serial import check_port
 
     with pytest.raises(Invalid):
         check_port("socket://[::1:4000")

@@ -5,14 +5,14 @@ PostgreSQL each is the lone, active member of its database's group."""
 from typing import Any
 
 from tests.support.app import AppStore, SharedApp, host_of
-from tilewall.host.system.members import Role
+from tilewall.host.hostgroup.members import Role
 from tilewall.store import PostgresStore
 
 
 def on_the_store(client: Any, app_store: AppStore) -> None:
     host = host_of(client)
     assert isinstance(host.store, PostgresStore) is app_store.postgres, app_store.kind
-    assert host.group.role is (Role.ACTIVE if app_store.postgres else Role.SOLO)
+    assert host.hostgroup.role is (Role.ACTIVE if app_store.postgres else Role.SOLO)
 
 
 def test_the_apps_of_a_run_are_on_its_store(api, sessionless, app_store):

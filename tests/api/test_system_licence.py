@@ -9,7 +9,7 @@ from tests.support.app import app_client
 from tests.support.app import run as call
 from tests.support.licence import code
 from tests.support.singletons import DeletableMixin
-from tilewall.host.system import licensing
+from tilewall.host.licence import codes
 
 
 class TestLicence(DeletableMixin):
@@ -94,7 +94,7 @@ def test_claim_raise_replace_and_remove(signing_key, api):
 
 
 def test_refused_codes(signing_key, api):
-    stranger = licensing.generate_signing_key()
+    stranger = codes.generate_signing_key()
     cases = {
         "untrusted issuer": (code(stranger), 403, "not trust"),
         "expired": (
@@ -107,10 +107,10 @@ def test_refused_codes(signing_key, api):
     good = code(signing_key)
     head, _, signature = good.split(".")
     # another issuer's terms under a trusted signature; then the same naming the trusted key
-    forged_payload = licensing.issue(stranger, licensing.LicenceTerms("X", 999, "2025-01-01"))
+    forged_payload = codes.issue(stranger, codes.LicenceTerms("X", 999, "2025-01-01"))
     cases["forged"] = (f"{head}.{forged_payload.split('.')[1]}.{signature}", 403, "")
     cases["forged by the trusted key id"] = (
-        _with_kid(forged_payload, licensing.key_id(signing_key), signature),
+        _with_kid(forged_payload, codes.key_id(signing_key), signature),
         403,
         "signature",
     )
@@ -152,7 +152,7 @@ def _with_kid(issued: str, kid: str, signature: str) -> str:
 
 def test_untrusted_without_any_key(api):
     """A host with no trusted keys accepts no code at all."""
-    stranger = licensing.generate_signing_key()
+    stranger = codes.generate_signing_key()
     r = api.put("/system/license", json={"activationCode": code(stranger)})
     assert r.status_code == 403
 
@@ -175,9 +175,9 @@ def test_download_is_a_backup_that_restores(signing_key, api):
 
 
 def test_keys_from_the_data_directory(data_dir):
-    key = licensing.generate_signing_key()
+    key = codes.generate_signing_key()
     (data_dir / "trusted-keys").mkdir(parents=True)
-    (data_dir / "trusted-keys" / "issuer.pub").write_text(licensing.public_key_text(key) + "\n")
+    (data_dir / "trusted-keys" / "issuer.pub").write_text(codes.public_key_text(key) + "\n")
     with app_client(data_dir) as client:
         r = client.put("/system/license", json={"activationCode": code(key, 3)})
         assert r.status_code == 200, r.text

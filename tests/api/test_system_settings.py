@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.support.singletons import SingletonMixin
-from tilewall.api import settings as settings_api
+from tilewall.api.resources import settings as settings_api
 from tilewall.platform.timezone import read_system_zone
 
 

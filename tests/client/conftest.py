@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 
 from tests.support.http import ADMIN, PASSWORD
 from tilewall.client import ApiError, Client
-from tilewall.host.system.licensing import generate_signing_key, public_key_text
+from tilewall.host.licence.codes import generate_signing_key, public_key_text
 from tilewall.server import make_app
 
 #: the hosts of these tests trust licence codes signed with this key
@@ -88,7 +88,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:  # ty
     """The demo host of this module, behind Litestar's TestClient."""
     from argon2 import PasswordHasher
 
-    from tilewall.host.system import accounts
+    from tilewall.host.access import accounts
 
     cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     data_dir: Path = tmp_path_factory.mktemp("host") / "data"

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from tests.client.conftest import SIGNING_KEY, refused
 from tilewall.client import Client
-from tilewall.host.system.licensing import LicenceTerms, issue
+from tilewall.host.licence.codes import LicenceTerms, issue
 
 
 def code(stations: int | None = 10) -> str:

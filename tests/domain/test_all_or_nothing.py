@@ -9,9 +9,9 @@ import pytest
 from tests.domain.ports import MemoryStore
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
+from tilewall.host.memory import Event
 from tilewall.host.model import Param
 from tilewall.host.playback.control import Target
-from tilewall.host.state import Event
 
 WEB = "Web Browser"
 

@@ -6,8 +6,7 @@ from datetime import date
 import pytest
 
 from tilewall.host.errors import Invalid
-from tilewall.host.model import Licence
-from tilewall.host.system.licensing import (
+from tilewall.host.licence.codes import (
     ExpiredCode,
     ForeignCode,
     LicenceTerms,
@@ -25,6 +24,7 @@ from tilewall.host.system.licensing import (
     to_licence,
     verify,
 )
+from tilewall.host.model import Licence
 
 TODAY = date(2025, 6, 1)
 KEY = generate_signing_key()

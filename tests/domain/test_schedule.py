@@ -2,7 +2,7 @@
 
 import pytest
 
-from tilewall.host.playback.schedule import Item, Slot, locate, start_of, total_ms
+from tilewall.host.playback.slots import Item, Slot, locate, start_of, total_ms
 
 ITEMS = [Item("a.png", 4000, True), Item("b.mp4", 3000), Item("c.png", 4000, True)]
 

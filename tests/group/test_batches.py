@@ -1,4 +1,4 @@
-"""Group commit on PostgreSQL: the changes of one batch are one fenced transaction (one
+"""Batched commits on PostgreSQL: the changes of one batch are one fenced transaction (one
 revision, one entry of the log of writes, one announcement); a batch of a member that
 lost the active role is refused whole, with memory as committed; a standby follows
 batches written by many clients at once."""

@@ -17,7 +17,7 @@ import pytest
 from tests.hardening.serving import ADMIN, PASSWORD, Served, logged_in
 from tests.support.media import png_bytes
 from tilewall import backup
-from tilewall.host.system.licensing import generate_signing_key, public_key_text
+from tilewall.host.licence.codes import generate_signing_key, public_key_text
 
 CLI = [sys.executable, "-c", "from tilewall.cli import main; main()"]
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.hardening.serving import ADMIN, PASSWORD, Served
-from tilewall.host.system.throttle import LoginThrottle, Policy
+from tilewall.host.access.throttle import LoginThrottle, Policy
 
 
 class Clock:

@@ -13,8 +13,8 @@ import pytest
 from PIL import Image
 
 from tests.support.fakes import FakeHost, serve
+from tilewall.host.memory import Event
 from tilewall.host.model import Geometry, Monitor, Param, Source, Timeline, VideoWall, Zone
-from tilewall.host.state import Event
 
 #: Debian's chromium (never a downloaded browser); TILEWALL_CHROMIUM overrides
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
@@ -407,7 +407,7 @@ async def test_wakes_tick_on_their_instant_never_before_and_never_lost(
 async def test_page_schedule_matches_host_schedule(browser: Any, tmp_path: Path) -> None:
     import random
 
-    from tilewall.host.playback.schedule import Item, locate
+    from tilewall.host.playback.slots import Item, locate
 
     rng = random.Random(7)
     cases = []

@@ -12,6 +12,7 @@ import websockets
 
 from tests.support.fakes import FakeHost, receiver_app
 from tests.support.server import serve_asgi
+from tilewall.host.memory import Event
 from tilewall.host.model import (
     Geometry,
     MirrorGroup,
@@ -23,8 +24,7 @@ from tilewall.host.model import (
     VideoWall,
     Zone,
 )
-from tilewall.host.playback.render import RenderState
-from tilewall.host.state import Event
+from tilewall.host.render.description import RenderState
 from tilewall.receivers import protocol as p
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.ports import OpenStations

@@ -9,8 +9,8 @@ from typing import Any
 import websockets
 
 from tests.support.fakes import FakeHost, serve
+from tilewall.host.memory import Event
 from tilewall.host.model import Source, Timeline
-from tilewall.host.state import Event
 from tilewall.receivers.session import Limits
 
 HELLO = {

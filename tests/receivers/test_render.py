@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from tests.support.fakes import FakeMedia
+from tilewall.host.memory import State
 from tilewall.host.model import (
     Display,
     Geometry,
@@ -21,15 +22,14 @@ from tilewall.host.model import (
     Window,
     Zone,
 )
-from tilewall.host.playback.render import HostInfo, RenderState, describe
-from tilewall.host.playback.render_content import (
+from tilewall.host.render.content import (
     LayoutSource,
     SignageSource,
     StreamSource,
     WebSource,
 )
-from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
-from tilewall.host.state import State
+from tilewall.host.render.description import HostInfo, RenderState, describe
+from tilewall.host.render.overlays import AlertOverlay, OverlaySwitches
 
 HOST = HostInfo("wallhost", "192.0.2.10")
 NOW = 1_700_000_000_000

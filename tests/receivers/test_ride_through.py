@@ -40,7 +40,7 @@ from tests.support.browser import (
 from tests.support.http import SESSION_COOKIE
 from tests.support.server import ServerProcess
 from tests.support.waiting import wait_until
-from tilewall.host.playback.schedule import Item, locate
+from tilewall.host.playback.slots import Item, locate
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

@@ -3,9 +3,9 @@
 import asyncio
 
 from tests.support.fakes import FakeHost, FakeMedia
+from tilewall.host.memory import Event
 from tilewall.host.model import Geometry, Monitor, Timeline, VideoWall, Zone
-from tilewall.host.playback.render_overlays import AlertOverlay, OverlaySwitches
-from tilewall.host.state import Event
+from tilewall.host.render.overlays import AlertOverlay, OverlaySwitches
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import Limits
 from tilewall.receivers.virtual import VirtualReceiver

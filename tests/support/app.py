@@ -133,7 +133,7 @@ def fast_password_hashing() -> Iterator[None]:
     machine; tests only need it to be argon2, so they use the cheapest parameters."""
     from argon2 import PasswordHasher
 
-    from tilewall.host.system import accounts
+    from tilewall.host.access import accounts
 
     cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     with pytest.MonkeyPatch.context() as mp:

@@ -14,10 +14,10 @@ from litestar.static_files import create_static_files_router
 
 from tests.support.server import serve_asgi
 from tilewall.host.clock import ManualClock
+from tilewall.host.memory import Event, State
 from tilewall.host.model import Display, Resolution, Station
-from tilewall.host.playback.render import HostInfo
-from tilewall.host.playback.render_overlays import OverlaySwitches
-from tilewall.host.state import Event, State
+from tilewall.host.render.description import HostInfo
+from tilewall.host.render.overlays import OverlaySwitches
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import RECEIVER_PAGE_DIR, receiver_websocket
 from tilewall.receivers.session import Limits

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tilewall.host.system import licensing
+from tilewall.host.licence import codes
 
 
 @pytest.fixture
@@ -17,8 +17,8 @@ def signing_key(data_dir: object, monkeypatch: pytest.MonkeyPatch) -> Ed25519Pri
     Request it before the ``api`` fixture: the host reads its keys when it starts (and
     after ``data_dir``, which clears the variable).
     """
-    key = licensing.generate_signing_key()
-    monkeypatch.setenv("TILEWALL_LICENCE_KEYS", licensing.public_key_text(key))
+    key = codes.generate_signing_key()
+    monkeypatch.setenv("TILEWALL_LICENCE_KEYS", codes.public_key_text(key))
     return key
 
 
@@ -31,9 +31,9 @@ def code(
     reseller: str = "AV Partners",
 ) -> str:
     """An activation code signed by ``key``."""
-    return licensing.issue(
+    return codes.issue(
         key,
-        licensing.LicenceTerms(
+        codes.LicenceTerms(
             reseller_name=reseller,
             number_of_stations=stations,
             issued=date.today().isoformat(),

@@ -8,7 +8,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, MethodNotAllowedException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from tilewall.api.fallback import allowed_methods
+from tilewall.api.routing import allowed_methods
 from tilewall.host import errors
 
 log = logging.getLogger(__name__)

@@ -131,8 +131,8 @@ def group_forwarding(host_of: Callable[[Scope], Host | None]) -> Callable[[ASGIA
                 await app(scope, receive, send)
                 return
             forwarded = _header(scope, FORWARDED.encode()) is not None
-            if host.group.serving:
-                member = host.group.coordination is not None
+            if host.hostgroup.serving:
+                member = host.hostgroup.coordination is not None
                 await app(scope, receive, _with_revision(send, host) if member else send)
                 return
             await _forward(host, scope, receive, send, forwarded, client)
@@ -145,7 +145,7 @@ def group_forwarding(host_of: Callable[[Scope], Host | None]) -> Callable[[ASGIA
 def _with_revision(send: Send, host: Host) -> Send:
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            status = host.group.status()
+            status = host.hostgroup.status()
             revision = status.revision if status else 0
             headers = [*message.get("headers", []), (REVISION.encode(), str(revision).encode())]
             start: HTTPResponseStartEvent = {**message, "headers": headers}
@@ -165,8 +165,8 @@ async def _forward(
     client: list["httpx.AsyncClient"],
 ) -> None:
     method = str(scope.get("method", ""))
-    active = host.group.active_address()
-    status = host.group.status()
+    active = host.hostgroup.active_address()
+    status = host.hostgroup.status()
     me = status.member(status.member_id) if status else None
     if forwarded or active is None or (me is not None and active == me.address):
         where = f"; the active host is {active}" if active and not forwarded else ""
@@ -208,7 +208,7 @@ async def _forward(
         return
     revision = answer.headers.get(REVISION)
     if revision and revision.isdigit():
-        await host.group.wait_revision(int(revision), FOLLOW_TIMEOUT_S)
+        await host.hostgroup.wait_revision(int(revision), FOLLOW_TIMEOUT_S)
     out = [
         (k.encode("latin-1"), v.encode("latin-1"))
         for k, v in answer.headers.multi_items()

@@ -23,10 +23,11 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import litestar
 import msgspec
-from litestar import Litestar
+from litestar import Litestar, Request, Response, get
 
 import tilewall
 
@@ -136,3 +137,12 @@ def document(app: Litestar) -> bytes:
             _write(kept.folders, name, encoded)
     app.state[ENCODED] = encoded
     return encoded
+
+
+@get("/openapi.json", include_in_schema=False, opt={"public": True}, name="openapi-json")
+async def openapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """The OpenAPI document at /api/openapi.json (the docs page is /api/docs)."""
+    return Response(document(request.app), media_type="application/json")
+
+
+ROUTES = [openapi_document]

@@ -1,5 +1,6 @@
-"""Group commit: how the changes of :meth:`tilewall.host.state.Core.change` become the
-host's state, many at a time and each of them all or nothing.
+"""Batched commits (what databases call group commit): how the changes of
+:meth:`tilewall.host.state.Core.change` become the host's state, many at a time and each
+of them all or nothing.
 
 1. **One change at a time, on memory.** A change runs under the host's lock (its turn)
    on memory that holds what is committed *plus the changes queued for the next write*,
@@ -33,13 +34,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tilewall.host.documents import SETTING, Name, decode, memory_key
+from tilewall.host.memory import State, Transaction
 from tilewall.host.ports import Change, DocumentStore
-
-if TYPE_CHECKING:
-    from tilewall.host.state import State, Transaction
 
 #: at most this many changes wait for one write; more wait for the next one
 MAX_BATCH = 256
@@ -54,7 +53,7 @@ class Documents:
     """The body of every document as the store last committed it, and memory's way back
     to it."""
 
-    def __init__(self, state: "State") -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
         self.bodies: dict[Name, bytes] = {}
         #: moves whenever memory's documents may have changed (installed, taken back)
@@ -99,7 +98,7 @@ class Documents:
             self.put(name, ABSENT if body is None else decode(name[0], body))
         self.revision += 1
 
-    def install(self, tx: "Transaction") -> None:
+    def install(self, tx: Transaction) -> None:
         """The committed change ``tx`` is the host's state now."""
         bodies = self.bodies
         for name, value in tx.values.items():
@@ -121,20 +120,20 @@ class Documents:
 
 @dataclass(eq=False, slots=True)
 class _Queued:
-    tx: "Transaction"
+    tx: Transaction
     #: the caller's context, where its change is announced
     context: contextvars.Context
     answer: "asyncio.Future[None]"
 
 
-class GroupCommit:
+class BatchedCommits:
     """Turns, the queue of changes waiting to be written, and the writer."""
 
     def __init__(
         self,
         documents: Documents,
         store: Callable[[], DocumentStore | None],
-        announce: Callable[["Transaction"], None],
+        announce: Callable[[Transaction], None],
         observers: list[CommitObserver],
     ) -> None:
         self._documents = documents
@@ -172,7 +171,7 @@ class GroupCommit:
                 self._documents.put(name, ABSENT if value is None else value)
             self._documents.settled()
 
-    def end(self, tx: "Transaction", refused: bool) -> "asyncio.Future[None] | None":
+    def end(self, tx: Transaction, refused: bool) -> "asyncio.Future[None] | None":
         """End the turn of ``tx``; memory holds what is committed again. ``tx`` is queued
         unless it was ``refused`` or changes nothing; returns the future its caller is
         answered by, or None if there is nothing to wait for (nothing to write, or no
@@ -211,7 +210,7 @@ class GroupCommit:
         finally:
             self._lock.release()
 
-    def _enqueue(self, tx: "Transaction") -> "asyncio.Future[None]":
+    def _enqueue(self, tx: Transaction) -> "asyncio.Future[None]":
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[None] = loop.create_future()
         self._queue.append(_Queued(tx, contextvars.copy_context(), answer))

@@ -9,15 +9,25 @@ from typing import Any
 
 import msgspec
 
+from tilewall.host.access.accounts import Accounts
 from tilewall.host.clock import SystemClock
 from tilewall.host.content.controlroom import ControlRoom
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Unavailable
+from tilewall.host.failover.groups import V1, V2, Failover
+from tilewall.host.failover.hostname import HostNameSwitching
+from tilewall.host.hostgroup.membership import HostGroup
+from tilewall.host.licence.rules import LicenceRules
+from tilewall.host.machine import troubleshooting
+from tilewall.host.machine.settings import MachineSettings
+from tilewall.host.machine.system import Machine
+from tilewall.host.memory import State
+from tilewall.host.peripherals.printprofiles import PrintProfiles
+from tilewall.host.peripherals.serial import PortWriter, Serial
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
-from tilewall.host.playback.screens import Screens
 from tilewall.host.ports import (
     Clock,
     GroupCoordination,
@@ -26,21 +36,12 @@ from tilewall.host.ports import (
     PlayLogStore,
     SettingsStore,
 )
+from tilewall.host.render.seats import SeatDescriptions
 from tilewall.host.schedule.effects import HostEffects
 from tilewall.host.schedule.events import Events
 from tilewall.host.schedule.playlog import PlayLog
 from tilewall.host.schedule.runner import Scheduler
-from tilewall.host.state import Core, CoreSettings, State
-from tilewall.host.system import troubleshooting
-from tilewall.host.system.accounts import Accounts
-from tilewall.host.system.failover import V1, V2, Failover
-from tilewall.host.system.group import Group
-from tilewall.host.system.licence import LicenceRules
-from tilewall.host.system.machine import Machine
-from tilewall.host.system.machine_settings import MachineSettings
-from tilewall.host.system.printprofiles import PrintProfiles
-from tilewall.host.system.serial import PortWriter, Serial
-from tilewall.host.system.switching import HostNameSwitching
+from tilewall.host.state import Core, CoreSettings
 from tilewall.host.topology.agents import Agents, SeatSerialWriter
 from tilewall.host.topology.stations import Stations
 from tilewall.host.topology.walls import Topology
@@ -96,16 +97,18 @@ class Host:
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
-        self.screens = Screens(self.core, self.media, self.overlays, lambda: self.platform.facts)
+        self.descriptions = SeatDescriptions(
+            self.core, self.media, self.overlays, lambda: self.platform.facts
+        )
         self.failover = Failover(
             self.member_core,
             lambda: self.platform.facts.system_id(),
             lambda: self.platform.facts.interface_names(),
-            group=lambda: self.group.fresh_status(),
-            changed=lambda: self.group.policy_changed(),
+            group=lambda: self.hostgroup.fresh_status(),
+            changed=lambda: self.hostgroup.policy_changed(),
         )
         #: this host's role in its group of hosts on one database (solo on SQLite)
-        self.group = Group(
+        self.hostgroup = HostGroup(
             self.core,
             self.accounts,
             coordination,
@@ -119,7 +122,7 @@ class Host:
             self.failover.policy,
             facts_changed=lambda: self.machine.facts_changed(),
         )
-        self.group.add_duty(
+        self.hostgroup.add_duty(
             "host-name switching", switching.take, switching.give_back, switching.refresh
         )
         self.printprofiles = PrintProfiles(self.core)
@@ -144,28 +147,28 @@ class Host:
             HostEffects(self.core, self.playback, self.presets, self.overlays),
             self.playlog,
         )
-        self.group.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
+        self.hostgroup.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
         #: reads the machine facts again now and then (every member, active or not)
         self._facts_refresh: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
         """Read this member's settings, and (on its own store) the state, users and
         sessions; a member of a group loads the group's state as it joins it
-        (:meth:`Group.start`)."""
+        (:meth:`HostGroup.start`)."""
         if self.member_core is not self.core:
             await self.member_core.load()
-        if self.group.coordination is None:
+        if self.hostgroup.coordination is None:
             await self.core.load()
             await self.accounts.load()
 
     async def start(self) -> None:
         """Join the group (a solo host is active at once); while active, the host's duties
         run: its timers (the scheduler first applies what it missed while no host was
-        active, then the play log) and what the server added (:meth:`Group.add_duty`).
+        active, then the play log) and what the server added (:meth:`HostGroup.add_duty`).
         The machine facts are read again every ``FACTS_REFRESH_S`` seconds."""
         if self._facts_refresh is None:
             self._facts_refresh = asyncio.create_task(self.machine.refresh_facts_every())
-        await self.group.start()
+        await self.hostgroup.start()
 
     async def close(self) -> None:
         if self._facts_refresh is not None:
@@ -173,7 +176,7 @@ class Host:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._facts_refresh
             self._facts_refresh = None
-        await self.group.stop()
+        await self.hostgroup.stop()
         await self.core.settle()
         await self.member_core.settle()
         if self.store is not None:

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tilewall.host.system.facts import (
+from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Snapshot
+from tilewall.host.machine.facts import (
     CatalogueEntry,
     DiagnosticResult,
     DiagnosticsInput,
@@ -21,7 +22,6 @@ from tilewall.host.system.facts import (
     PackageVersion,
     SerialSettings,
 )
-from tilewall.host.system.members import ChangeBatch, GroupStatus, Snapshot
 
 
 class Clock(Protocol):

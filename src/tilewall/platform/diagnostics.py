@@ -7,13 +7,13 @@ a GPU on the host) succeed with the single param ``NOT_USED``: nothing there can
 from collections.abc import Sequence
 from pathlib import Path
 
-from tilewall.host.ports import Facts, NetworkInterfaces
-from tilewall.host.system.facts import (
+from tilewall.host.machine.facts import (
     DiagnosticResult,
     DiagnosticsInput,
     NetworkInterface,
     StationProbe,
 )
+from tilewall.host.ports import Facts, NetworkInterfaces
 from tilewall.platform.network import NetworkBusy
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 

@@ -10,8 +10,8 @@ import socket
 import uuid
 from pathlib import Path
 
+from tilewall.host.machine.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
 from tilewall.host.ports import Facts, HostName
-from tilewall.host.system.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 from tilewall.platform.settings import SettingsStore
 

@@ -1,7 +1,7 @@
 """The errors of the network adapters, beside the values they speak (a network
-interface and an update of one, which are the host's: :mod:`tilewall.host.system.facts`)."""
+interface and an update of one, which are the host's: :mod:`tilewall.host.machine.facts`)."""
 
-from tilewall.host.system.facts import InterfaceUpdate, NetworkInterface
+from tilewall.host.machine.facts import InterfaceUpdate, NetworkInterface
 from tilewall.platform.errors import InvalidSetting, MachineBusy
 
 __all__ = ["InterfaceUpdate", "NetworkBusy", "NetworkInterface", "UnknownInterface"]

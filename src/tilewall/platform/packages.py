@@ -5,9 +5,9 @@ import logging
 import shutil
 from collections.abc import Sequence
 
-from tilewall.host.system.facts import PACKAGE_CATALOGUE as CATALOGUE
-from tilewall.host.system.facts import PACKAGE_CATALOGUE_NAMES as CATALOGUE_NAMES
-from tilewall.host.system.facts import CatalogueEntry, PackageVersion
+from tilewall.host.machine.facts import PACKAGE_CATALOGUE as CATALOGUE
+from tilewall.host.machine.facts import PACKAGE_CATALOGUE_NAMES as CATALOGUE_NAMES
+from tilewall.host.machine.facts import CatalogueEntry, PackageVersion
 from tilewall.platform.errors import InvalidSetting
 from tilewall.platform.runner import Runner, check
 from tilewall.platform.settings import SettingsStore

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import serial
 
 from tilewall.host.errors import Unavailable
-from tilewall.host.system.facts import SerialSettings
+from tilewall.host.machine.facts import SerialSettings
 from tilewall.platform.errors import InvalidSetting
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import msgspec
 
 from tilewall.host.errors import Unavailable
-from tilewall.host.system.facts import SerialSettings
+from tilewall.host.machine.facts import SerialSettings
 from tilewall.receivers import protocol_agent as pa
 from tilewall.receivers.ports import StationPort
 from tilewall.receivers.session import Session

@@ -7,11 +7,11 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from tilewall.host.host import Host
+from tilewall.host.memory import Event, State
 from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
-from tilewall.host.playback.render import HostInfo
-from tilewall.host.playback.render_overlays import OverlaySwitches
-from tilewall.host.state import Event, State
+from tilewall.host.render.description import HostInfo
+from tilewall.host.render.overlays import OverlaySwitches
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class HostBridge:
         self._host = host
         host.agents.link = hub.agents
         host.core.on_command(lambda seat, name: _command(hub, seat, name))
-        host.group.on_change(lambda: _later(hub.group_changed()))
+        host.hostgroup.on_change(lambda: _later(hub.group_changed()))
 
     @property
     def state(self) -> State:
@@ -54,10 +54,10 @@ class HostBridge:
         return self.host.core.clock.exact_ms()
 
     def host_info(self) -> HostInfo:
-        return self.host.screens.host_info()
+        return self.host.descriptions.host_info()
 
     def overlays(self) -> OverlaySwitches:
-        return self.host.screens.overlays()
+        return self.host.descriptions.overlays()
 
     async def station_hello(
         self,
@@ -74,10 +74,10 @@ class HostBridge:
         )
 
     def serving(self) -> bool:
-        return self.host.group.serving
+        return self.host.hostgroup.serving
 
     def group(self) -> tuple[list[str], str | None] | None:
-        status = self.host.group.status()
+        status = self.host.hostgroup.status()
         if status is None:
             return None
         members = [

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from tilewall.host.playback.render import RenderState, Shared, TileKey, describe
-from tilewall.host.playback.render_tile import Tile
+from tilewall.host.render.description import RenderState, Shared, TileKey, describe
+from tilewall.host.render.tile import Tile
 from tilewall.receivers import protocol as p
 from tilewall.receivers.ports import HostPort
 from tilewall.receivers.revisions import Revisions, frame_of

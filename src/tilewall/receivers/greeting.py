@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 
 from tilewall.host.model import Resolution
-from tilewall.host.playback.render import HostInfo, Pairing, RenderState
+from tilewall.host.render.description import HostInfo, Pairing, RenderState
 from tilewall.receivers import protocol as p
 from tilewall.receivers.ports import HostPort, StationPort
 from tilewall.receivers.session import Session

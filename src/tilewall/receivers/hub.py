@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from tilewall.host.playback.render import RenderState
-from tilewall.host.state import Event
+from tilewall.host.memory import Event
+from tilewall.host.render.description import RenderState
 from tilewall.receivers import greeting, group, liveness
 from tilewall.receivers import protocol as p
 from tilewall.receivers import protocol_agent as pa

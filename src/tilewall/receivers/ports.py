@@ -5,11 +5,11 @@ receiver (``Link``). The WebSocket route and the in-process virtual receiver are
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from tilewall.host.memory import Event, State
 from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
-from tilewall.host.playback.render import HostInfo
-from tilewall.host.playback.render_overlays import OverlaySwitches
-from tilewall.host.state import Event, State
+from tilewall.host.render.description import HostInfo
+from tilewall.host.render.overlays import OverlaySwitches
 
 
 class HostPort(Protocol):

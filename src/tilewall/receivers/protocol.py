@@ -14,8 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tilewall.host.playback.render import RenderState
-from tilewall.host.playback.render_content import Content
+from tilewall.host.render.content import Content
+from tilewall.host.render.description import RenderState
 
 VERSION = 1
 #: the largest frame a receiver may send; larger ones are dropped unread

@@ -10,7 +10,7 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from tilewall.host.playback.render import RenderState
+from tilewall.host.render.description import RenderState
 from tilewall.receivers import protocol as p
 
 #: how a seat's new description differs from its last one

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from tilewall.host.playback.render import RenderState
-from tilewall.host.playback.render_content import SignageSource
-from tilewall.host.playback.schedule import Item, locate
+from tilewall.host.playback.slots import Item, locate
+from tilewall.host.render.content import SignageSource
+from tilewall.host.render.description import RenderState
 from tilewall.receivers import protocol as p
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import Session

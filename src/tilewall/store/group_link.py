@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from tilewall.host.system.members import MemberInfo, Role, Takeover
+from tilewall.host.hostgroup.members import MemberInfo, Role, Takeover
 from tilewall.store.group_sql import EVENTS, NOW_MS
 from tilewall.store.postgres import CONNECT_TIMEOUT_S, database_url
 

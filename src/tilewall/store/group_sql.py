@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tilewall.host.system.members import ChangeBatch, SessionRow, Snapshot
+from tilewall.host.hostgroup.members import ChangeBatch, SessionRow, Snapshot
 from tilewall.store import tables
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.sql import SESSION, USER

@@ -27,7 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tilewall.host.errors import NotActive, StoreFailed
-from tilewall.host.system.members import ChangeBatch, Snapshot
+from tilewall.host.hostgroup.members import ChangeBatch, Snapshot
 from tilewall.store import group_sql
 from tilewall.store.engine import AsyncConnection, AsyncEngine, create_async_engine
 from tilewall.store.health import describe

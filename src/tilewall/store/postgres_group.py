@@ -27,8 +27,8 @@ from dataclasses import replace
 from typing import Any
 
 from tilewall.host.errors import NotActive
+from tilewall.host.hostgroup.members import GroupStatus, Role
 from tilewall.host.ports import GroupEvents
-from tilewall.host.system.members import GroupStatus, Role
 from tilewall.store import group_sql
 from tilewall.store.group_link import Link, takeover_of
 from tilewall.store.health import describe

@@ -12,9 +12,10 @@ from tilewall.host.content import catalogue
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, path_name, unique_name
+from tilewall.host.memory import Transaction
 from tilewall.host.model import Layout, Source, Window, Zone
 from tilewall.host.playback.control import Playback
-from tilewall.host.state import Core, Transaction
+from tilewall.host.state import Core
 from tilewall.host.topology.walls import Topology
 
 MAX_WINDOWS = 64

@@ -8,9 +8,10 @@ from tilewall.host.content import catalogue
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, unique_name
+from tilewall.host.licence.rules import LicenceRules
+from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, MirrorGroup, Param, Source, Timeline, Zone
-from tilewall.host.state import Core, Transaction
-from tilewall.host.system.licence import LicenceRules
+from tilewall.host.state import Core
 
 
 class Sources:

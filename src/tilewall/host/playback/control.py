@@ -13,7 +13,7 @@ from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, Zone
-from tilewall.host.playback import playlist, schedule, timeline
+from tilewall.host.playback import playlist, slots, timeline
 from tilewall.host.state import Core
 from tilewall.host.topology import walls
 
@@ -97,7 +97,7 @@ class Playback:
 
     # schedule
 
-    def items(self, tl: Timeline) -> tuple[list[schedule.Item], bool] | None:
+    def items(self, tl: Timeline) -> tuple[list[slots.Item], bool] | None:
         """The playlist a timeline plays and whether it repeats; None for non-signage.
 
         A Signage Player source always loops; a video list repeats when asked to."""
@@ -118,7 +118,7 @@ class Playback:
         if playlist is None:
             return MediaInfo("", -1, position)
         items, repeat = playlist
-        slot = schedule.locate(items, position, repeat)
+        slot = slots.locate(items, position, repeat)
         if slot is None:
             return MediaInfo("", 0, 0)
         item = items[slot.index]
@@ -204,7 +204,7 @@ class Playback:
             raise Conflict("nothing is paused or playing")
         await self._apply(target, timeline.resume(tl, self._now()))
 
-    def _signage(self, target: Target) -> tuple[list[schedule.Item], bool]:
+    def _signage(self, target: Target) -> tuple[list[slots.Item], bool]:
         tl = target.timeline
         playlist = self.items(tl) if timeline.shows_content(tl) else None
         if playlist is None:
@@ -217,14 +217,14 @@ class Playback:
         if to_ms < 0:
             raise Invalid("time must not be negative")
         items, repeat = self._signage(target)
-        limit = None if repeat else schedule.total_ms(items)
+        limit = None if repeat else slots.total_ms(items)
         await self._apply(target, timeline.seek(target.timeline, self._now(), to_ms, limit))
 
     async def shift(self, target: Target, by_ms: int) -> None:
         """Forward (positive) or rewind (negative) by ``by_ms``."""
         items, repeat = self._signage(target)
         now = self._now()
-        limit = None if repeat else schedule.total_ms(items)
+        limit = None if repeat else slots.total_ms(items)
         to_ms = timeline.position_ms(target.timeline, now) + by_ms
         await self._apply(target, timeline.seek(target.timeline, now, to_ms, limit))
 

@@ -9,7 +9,7 @@ from tilewall.host.content import catalogue
 from tilewall.host.content.media import kind_of
 from tilewall.host.errors import HostError
 from tilewall.host.model import Source, Timeline
-from tilewall.host.playback import schedule
+from tilewall.host.playback import slots
 
 DEFAULT_SLIDE_INTERVAL_MS = 10_000
 
@@ -24,15 +24,15 @@ class MediaCatalog(Protocol):
     def duration_ms(self, name: str) -> int | None: ...
 
 
-def item(name: str, media: MediaCatalog | None, image_ms: int) -> schedule.Item | None:
+def item(name: str, media: MediaCatalog | None, image_ms: int) -> slots.Item | None:
     """An image shows for ``image_ms``; a video for its probed duration (else ``image_ms``)."""
     kind = kind_of(name)
     if kind is None:
         return None
     if kind == "image":
-        return schedule.Item(name, image_ms, is_image=True)
+        return slots.Item(name, image_ms, is_image=True)
     duration = media.duration_ms(name) if media is not None else None
-    return schedule.Item(name, duration or image_ms)
+    return slots.Item(name, duration or image_ms)
 
 
 def slide_interval_ms(source: Source) -> int:
@@ -67,11 +67,11 @@ def signage_files(source: Source, media: MediaCatalog | None) -> list[str]:
     return names
 
 
-def of_source(source: Source, media: MediaCatalog | None) -> list[schedule.Item]:
+def of_source(source: Source, media: MediaCatalog | None) -> list[slots.Item]:
     interval = slide_interval_ms(source)
     return [i for name in signage_files(source, media) if (i := item(name, media, interval))]
 
 
-def of_videolist(timeline: Timeline, media: MediaCatalog | None) -> list[schedule.Item]:
+def of_videolist(timeline: Timeline, media: MediaCatalog | None) -> list[slots.Item]:
     interval = timeline.slideshow_interval_ms or DEFAULT_SLIDE_INTERVAL_MS
     return [i for name in timeline.videolist if (i := item(name, media, interval))]

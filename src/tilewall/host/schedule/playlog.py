@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 
 from tilewall.host.errors import Invalid, StoreFailed
 from tilewall.host.ids import new_id
+from tilewall.host.memory import Event
 from tilewall.host.playback import timeline
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.ports import Play, PlayLogStore
 from tilewall.host.schedule import triggers
-from tilewall.host.state import Core, Event
+from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)
 

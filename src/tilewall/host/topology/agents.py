@@ -14,9 +14,9 @@ from typing import Any, Protocol
 import msgspec
 
 from tilewall.host.errors import Conflict, NotFound, Unavailable
+from tilewall.host.machine.facts import SerialSettings
+from tilewall.host.peripherals.serial import Serial, SerialWriter
 from tilewall.host.state import Core
-from tilewall.host.system.facts import SerialSettings
-from tilewall.host.system.serial import Serial, SerialWriter
 from tilewall.host.topology.stations import Stations
 
 log = logging.getLogger(__name__)

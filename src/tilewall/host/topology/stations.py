@@ -6,9 +6,10 @@ import re
 import msgspec
 
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
+from tilewall.host.licence.rules import LicenceRules
+from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, Resolution, Station, Timeline
-from tilewall.host.state import Core, Transaction
-from tilewall.host.system.licence import LicenceRules
+from tilewall.host.state import Core
 from tilewall.host.topology import keys, walls
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, path_name, unique_name
+from tilewall.host.memory import State
 from tilewall.host.model import Geometry, MirrorGroup, Monitor, Timeline, VideoWall, Zone
-from tilewall.host.state import Core, State
+from tilewall.host.state import Core
 
 STANDALONE = "STANDALONE"
 VIDEOWALL = "VIDEOWALL"

@@ -1,0 +1,167 @@
+"""Mirror groups: every operation by name and by id; create, update and delete are
+tilewall extensions."""
+
+import msgspec
+from litestar import Response, delete, get, post, put
+from litestar.handlers import HTTPRouteHandler
+
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
+from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.api.resources.playback import control_routes
+from tilewall.host.host import Host
+from tilewall.host.model import MirrorGroup
+from tilewall.host.playback import timeline
+from tilewall.host.playback.control import Target
+
+TAGS = ["Mirror groups"]
+BY_NAME = "/mirrorgroups/byname/{mirrorgroupName:str}"
+BY_ID = "/mirrorgroups/{mirrorgroupId:str}"
+
+
+class MirrorRef(msgspec.Struct):
+    id: str
+    name: str
+
+
+class MirrorList(msgspec.Struct):
+    mirrorgroups: list[MirrorRef]
+
+
+class MirrorBody(msgspec.Struct):
+    id: str
+    name: str
+    displayIds: list[int]
+    isPlaying: bool
+    playingSourceId: str
+    isShowingWelcomeScreen: bool
+
+
+class MirrorIn(msgspec.Struct):
+    name: PathName
+    displayIds: list[int] = []
+
+
+class MirrorUpdate(msgspec.Struct):
+    name: PathName | None = None
+    displayIds: list[int] | None = None
+
+
+def shape(group: MirrorGroup) -> MirrorBody:
+    tl = group.timeline
+    return MirrorBody(
+        group.id,
+        group.name,
+        list(group.display_ids),
+        timeline.is_playing(tl),
+        timeline.playing_source_id(tl),
+        tl.welcome,
+    )
+
+
+def _mirrorgroup_name(mirrorgroupName: str) -> str:
+    return mirrorgroupName
+
+
+def _mirrorgroup_id(mirrorgroupId: str) -> str:
+    return mirrorgroupId
+
+
+def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
+    how = "byname" if by_name else "byid"
+
+    def find(host: Host, key: str) -> MirrorGroup:
+        return host.topology.mirror(key, by_name)
+
+    def resolve(host: Host, key: str) -> Target:
+        return Target("mirror", find(host, key))
+
+    def shape_key(host: Host, key: str) -> MirrorBody:
+        return shape(find(host, key))
+
+    @get(
+        path,
+        tags=TAGS,
+        summary=f"Read a mirror group ({how})",
+        responses=errors(404),
+        name=f"mirror-get-{how}",
+        dependencies=keyed_by(path_key),
+    )
+    async def read(host: Host, key: str) -> MirrorBody:
+        return shape_key(host, key)
+
+    return [
+        read,
+        *control_routes(
+            path,
+            path_key,
+            TAGS,
+            f"mirror group {how}",
+            resolve,
+            shape_key,
+            MirrorBody,
+            f"mirror-{how}",
+            not_found="zone {key!r} not found",
+        ),
+    ]
+
+
+def mirror_list(host: Host) -> MirrorList:
+    groups = sorted(host.state.mirrors.values(), key=lambda g: g.name)
+    return MirrorList([MirrorRef(g.id, g.name) for g in groups])
+
+
+MIRRORS = EncodedOnce(mirror_list)
+answer_early("/mirrorgroups", MIRRORS)
+
+
+@get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
+async def list_mirrors(host: Host) -> Response[MirrorList]:
+    return await MIRRORS.response(host)
+
+
+@post(
+    "/mirrorgroups",
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Create a mirror group",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def create_mirror(host: Host, data: MirrorIn) -> MirrorBody:
+    return shape(await host.topology.create_mirror(data.name, data.displayIds))
+
+
+@put(
+    BY_ID,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Update a mirror group",
+    responses=errors(404, 409),
+    operation_class=Extension,
+)
+async def update_mirror(host: Host, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:
+    group = host.topology.mirror(mirrorgroupId)
+    return shape(await host.topology.update_mirror(group, data.name, data.displayIds))
+
+
+@delete(
+    BY_ID,
+    status_code=200,
+    tags=[EXTENSION_TAG, *TAGS],
+    summary="Delete a mirror group",
+    responses=errors(404),
+    operation_class=Extension,
+)
+async def delete_mirror(host: Host, mirrorgroupId: str) -> Done:
+    group = host.topology.mirror(mirrorgroupId)
+    await host.topology.delete_mirror(group)
+    return Done(f"mirror group {group.name!r} deleted")
+
+
+ROUTES = [
+    list_mirrors,
+    create_mirror,
+    update_mirror,
+    delete_mirror,
+    *_routes(BY_NAME, _mirrorgroup_name, by_name=True),
+    *_routes(BY_ID, _mirrorgroup_id, by_name=False),
+]

@@ -1,0 +1,286 @@
+"""The machine behind ``/system``: what the host is, how it is doing, and the settings
+that belong to the machine rather than to displays. Changes go through the platform
+adapters, which are simulated unless host management is on.
+
+The machine facts ``GET /system`` shows (the host name, the primary address, the
+distribution, how tilewall was built) are read once, then again every
+:data:`FACTS_REFRESH_S` seconds off the request path, and at once when the host
+changes the machine itself (its host name, its network, its adapters);
+``facts_version`` moves when what was read differs, for views encoded once per
+version. A host name kept in the host's settings (simulated, or a group member's)
+moves the state's revision when it changes.
+"""
+
+import asyncio
+import importlib.metadata
+import json
+import logging
+import platform as pyplatform
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from tilewall import INTERFACE_VERSION, __version__
+from tilewall.host.licence.rules import LicenceRules
+from tilewall.host.machine.facts import (
+    DiagnosticResult,
+    DiagnosticsInput,
+    OsRelease,
+    StationProbe,
+)
+from tilewall.host.ports import MachineAdapters
+from tilewall.host.state import Core
+from tilewall.host.topology.stations import Stations
+
+log = logging.getLogger(__name__)
+
+PARTNER_ACCESS = "partner_access"
+LOGS_DIR = "logs"
+API_LOG = "api.log"
+#: seconds between two readings of the machine facts (address, distribution, build)
+FACTS_REFRESH_S = 10.0
+
+
+@dataclass(frozen=True)
+class MachineFacts:
+    """The facts of ``GET /system`` that are read once and refreshed on a timer."""
+
+    host_name: str
+    ip_address: str
+    release: OsRelease
+    build_data: str
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    host_name: str
+    ip_address: str
+    system_id: str
+    product_version: str
+    product_build_data: str
+    linux_distro: str
+    linux_version: str
+    onboard_stations: int
+    usb_stations: int
+    network_stations: int
+    unknown_stations: int
+    version: str
+
+
+@dataclass(frozen=True)
+class PowerOutcome:
+    action: str
+    #: False when host management is off and the request was only recorded
+    performed: bool
+
+    @property
+    def message(self) -> str:
+        if self.performed:
+            return f"{self.action} started"
+        return (
+            f"{self.action} recorded but not performed: host management is off "
+            "(start the host with --host-management to let it act on the machine)"
+        )
+
+
+def build_data(distribution: str = "tilewall") -> str:
+    """How this copy of tilewall was built and installed, from the package metadata."""
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return f"{distribution} {__version__} (not installed as a package)"
+    parts = [f"{distribution} {dist.version}"]
+    try:
+        origin = json.loads(dist.read_text("direct_url.json") or "{}")
+    except ValueError:
+        origin = {}
+    commit = origin.get("vcs_info", {}).get("commit_id")
+    if commit:
+        parts.append(f"commit {str(commit)[:12]}")
+    if origin.get("dir_info", {}).get("editable"):
+        parts.append("editable install")
+    installed = ""
+    for file in dist.files or []:
+        if file.name == "METADATA":
+            try:
+                stamp = Path(str(file.locate())).stat().st_mtime
+            except OSError:
+                break
+            installed = datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            break
+    if installed:
+        parts.append(f"installed {installed}")
+    parts.append(f"{pyplatform.python_implementation()} {pyplatform.python_version()}")
+    return ", ".join(parts)
+
+
+class Machine:
+    def __init__(
+        self,
+        core: Core,
+        platform: MachineAdapters,
+        stations: Stations,
+        licence: LicenceRules,
+        data_dir: Path | None,
+    ) -> None:
+        self._core = core
+        self._platform = platform
+        self._stations = stations
+        self._licence = licence
+        self.data_dir = data_dir
+        self._facts: MachineFacts | None = None
+        #: moves when the machine facts read differ from those read before
+        self.facts_version = 0
+
+    @property
+    def platform(self) -> MachineAdapters:
+        return self._platform
+
+    @platform.setter
+    def platform(self, platform: MachineAdapters) -> None:
+        self._platform = platform
+        self.facts_changed()
+
+    # machine facts
+
+    def _read_facts(self) -> MachineFacts:
+        facts = self._platform.facts
+        return MachineFacts(
+            facts.host_name(), facts.primary_ipv4(), facts.os_release(), build_data()
+        )
+
+    def machine_facts(self) -> MachineFacts:
+        """The machine facts as last read (read now if they never were)."""
+        if self._facts is None:
+            self._facts = self._read_facts()
+        return self._facts
+
+    def facts_changed(self) -> None:
+        """The host changed the machine (its host name, its network): read the facts
+        again when next asked."""
+        self._facts = None
+        self.facts_version += 1
+
+    async def refresh_facts(self) -> bool:
+        """Read the machine facts again, in a thread; True when they changed."""
+        version = self.facts_version
+        fresh = await asyncio.to_thread(self._read_facts)
+        if self.facts_version != version:  # the host changed them meanwhile: read later
+            return False
+        if fresh == self._facts:
+            return False
+        self._facts = fresh
+        self.facts_version += 1
+        return True
+
+    async def refresh_facts_every(self, seconds: float = FACTS_REFRESH_S) -> None:
+        """Keep the machine facts fresh: read them again every ``seconds``."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.refresh_facts()
+            except Exception:
+                log.exception("could not read the machine facts again")
+
+    async def info(self) -> SystemInfo:
+        facts = self._platform.facts
+        machine = self.machine_facts()
+        return SystemInfo(
+            # read now: a simulated host name is a setting, changed with the state
+            host_name=facts.host_name(),
+            ip_address=machine.ip_address,
+            system_id=await facts.system_id(),
+            product_version=__version__,
+            product_build_data=machine.build_data,
+            linux_distro=machine.release.name,
+            linux_version=machine.release.version,
+            # every tilewall station is a receiver on the network
+            onboard_stations=0,
+            usb_stations=0,
+            network_stations=len(self._core.state.stations),
+            unknown_stations=0,
+            version=INTERFACE_VERSION,
+        )
+
+    def today(self) -> date:
+        return datetime.fromtimestamp(self._core.clock.now_ms() / 1000, UTC).date()
+
+    # diagnostics
+
+    def diagnostics_input(self) -> DiagnosticsInput:
+        state = self._core.state
+        probes = []
+        for station in sorted(state.stations.values(), key=lambda s: s.seat_id):
+            if not station.locked:
+                continue
+            display = state.displays.get(station.display_id) if station.display_id else None
+            probes.append(
+                StationProbe(
+                    seat_id=station.seat_id,
+                    name=station.name,
+                    round_trip_ms=self._stations.round_trip_ms.get(station.seat_id),
+                    firmware=station.firmware,
+                    # a receiver that never reported a screen has nothing to show on
+                    has_display=display is not None and station.screen is not None,
+                )
+            )
+        return DiagnosticsInput(self._licence.current(), self.today(), probes)
+
+    async def diagnostics(self) -> list[DiagnosticResult]:
+        return await self.platform.diagnostics.run(self.diagnostics_input())
+
+    # power
+
+    async def reboot(self) -> PowerOutcome:
+        await self.platform.power.reboot()
+        return PowerOutcome("reboot", self.platform.host_management)
+
+    async def shutdown(self) -> PowerOutcome:
+        await self.platform.power.shutdown()
+        return PowerOutcome("shutdown", self.platform.host_management)
+
+    # partner access
+
+    def partner_access(self) -> bool:
+        return bool(self._core.state.settings.get(PARTNER_ACCESS, False))
+
+    async def set_partner_access(self, allowed: bool) -> bool:
+        """Allow or forbid partner access; forbidding it also ends remote control."""
+        async with self._core.change() as tx:
+            tx.put_setting(PARTNER_ACCESS, allowed)
+        if not allowed and await self.platform.remote.status():
+            log.info("partner access withdrawn: stopping remote control")
+            await self.platform.remote.stop()
+        return allowed
+
+    # the interface log
+
+    def api_log_path(self) -> Path | None:
+        return self.data_dir / LOGS_DIR / API_LOG if self.data_dir is not None else None
+
+    def api_log_files(self) -> list[Path]:
+        """The interface log and its rotated predecessors, oldest first."""
+        path = self.api_log_path()
+        if path is None:
+            return []
+        rotated = sorted(
+            (p for p in path.parent.glob(API_LOG + ".*") if p.suffix.lstrip(".").isdigit()),
+            key=lambda p: int(p.suffix.lstrip(".")),
+            reverse=True,
+        )
+        return [*rotated, *([path] if path.exists() else [])]
+
+    async def api_log_tail(self, max_bytes: int) -> str:
+        """The last ``max_bytes`` of the current interface log ("" when there is none)."""
+        path = self.api_log_path()
+        if path is None or not path.exists():
+            return ""
+        return await asyncio.to_thread(_read_tail, path, max_bytes)
+
+
+def _read_tail(path: Path, max_bytes: int) -> str:
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        size = f.tell()
+        f.seek(max(0, size - max_bytes))
+        return f.read().decode("utf-8", errors="replace")

@@ -1,0 +1,60 @@
+"""What each receiver is told to show: the render description of a seat, made from the
+host's state, its overlays and its name and address. The receiver hub sends it; the
+interface shows the same description to clients that draw the picture."""
+
+import socket
+from collections.abc import Callable
+
+from tilewall.host.playback.overlays import SETTING as OVERLAYS_SETTING
+from tilewall.host.playback.overlays import Overlays
+from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.ports import Facts
+from tilewall.host.render.description import HostInfo, RenderState, describe
+from tilewall.host.render.overlays import OverlaySwitches
+from tilewall.host.state import Core
+
+
+class SeatDescriptions:
+    """The render description of each seat, with what every description shares (the host's
+    name and address, the overlay switches)."""
+
+    def __init__(
+        self,
+        core: Core,
+        media: MediaCatalog,
+        overlays: Overlays,
+        facts: Callable[[], Facts],
+    ) -> None:
+        self._core = core
+        self._media = media
+        self._overlays = overlays
+        self._facts = facts
+        self._info: HostInfo | None = None
+        self._switches: tuple[object, OverlaySwitches] | None = None
+
+    def host_info(self) -> HostInfo:
+        """The name and address shown on pairing and welcome screens (read once)."""
+        if self._info is None:
+            self._info = HostInfo(socket.gethostname(), self._facts().primary_ipv4() or "127.0.0.1")
+        return self._info
+
+    def overlays(self) -> OverlaySwitches:
+        # asked once per receiver per push: converted again only when the setting changed
+        # (every change stores a new object under the setting's name)
+        raw = self._core.state.settings.get(OVERLAYS_SETTING)
+        if self._switches is not None and self._switches[0] is raw:
+            return self._switches[1]
+        switches = OverlaySwitches.of(self._overlays.state())
+        self._switches = (raw, switches)
+        return switches
+
+    def describe(self, seat_id: str) -> RenderState:
+        """The render description of the receiver at ``seat_id``, now."""
+        return describe(
+            self._core.state,
+            seat_id,
+            media=self._media,
+            overlays=self.overlays(),
+            host=self.host_info(),
+            now_ms=self._core.clock.now_ms(),
+        )
