@@ -167,7 +167,9 @@ class Metrics:
     def attach(self, host: Host) -> None:
         """Read ``host`` at each scrape and time its store commits."""
         self.host = host
-        self.role = lambda: "single" if host.hostgroup.role is Role.SOLO else str(host.hostgroup.role)
+        self.role = lambda: (
+            "single" if host.hostgroup.role is Role.SOLO else str(host.hostgroup.role)
+        )
         host.core.commit_observers.append(self.observe_commit)
 
     def observe_commit(self, seconds: float, committed: bool, changes: int) -> None:

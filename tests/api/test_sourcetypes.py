@@ -9,6 +9,7 @@ def test_every_source_type_with_its_param_schema(api):
         "Signage Player",
         "Web Browser",
         "Network Streamer",
+        "RTSP Streamer",
         "Command and Control",
     }
     signage = types["Signage Player"]

@@ -24,8 +24,8 @@ from tilewall.host.model import (
 )
 from tilewall.host.render.content import (
     LayoutSource,
+    LiveSource,
     SignageSource,
-    StreamSource,
     WebSource,
 )
 from tilewall.host.render.description import HostInfo, RenderState, describe
@@ -141,7 +141,7 @@ def test_mirror_group_member_shows_group_timeline_whole() -> None:
         assert description.role == "mirror"
         assert description.tile is None
         assert description.content is not None
-        assert description.content.source == StreamSource("cam", "Camera", "rtsp://x/", False)
+        assert description.content.source == LiveSource("cam", "Camera", "/live/cam", False)
     assert render(state, "m1").content == render(state, "m2").content
 
 

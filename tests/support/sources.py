@@ -12,8 +12,9 @@ from tests.support.media import media_root, write_png
 SIGNAGE = "Signage Player"
 WEB = "Web Browser"
 STREAMER = "Network Streamer"
+RTSP = "RTSP Streamer"
 CONTROL = "Command and Control"
-CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, CONTROL)
+CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, RTSP, CONTROL)
 
 #: the params of every catalogue type, with their types (HELP params left out)
 PARAM_TYPES = {
@@ -25,6 +26,7 @@ PARAM_TYPES = {
     },
     WEB: {"URL": "URL", "Refresh Interval": "NUMBER"},
     STREAMER: {"URL": "URL", "Muted": "CHECKBOX"},
+    RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX"},
     CONTROL: {"Layouts": "LAYOUT_SELECT"},
 }
 
@@ -62,6 +64,8 @@ def minimal_params(api: Api, type_: str) -> dict[str, str]:
         return {"Media": files_value("slides/red.png", "slides/green.png"), "Slide_Interval": "5"}
     if type_ in (WEB, STREAMER):
         return {"URL": "https://example.org/page"}
+    if type_ == RTSP:
+        return {"URL": "rtsp://camera.example/stream"}
     return {}
 
 

@@ -15,7 +15,9 @@ TAGS = ["Sources"]
 
 
 #: the source types of the catalogue (GET /sourcetypes has their params)
-SourceTypeName = Literal["Signage Player", "Web Browser", "Network Streamer", "Command and Control"]
+SourceTypeName = Literal[
+    "Signage Player", "Web Browser", "Network Streamer", "RTSP Streamer", "Command and Control"
+]
 #: a param's type: one of the catalogue's, or empty for "the param's own"
 ParamType = Annotated[
     str,

@@ -4,15 +4,18 @@ on create and update."""
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
+from tilewall.host.content import live
 from tilewall.host.errors import Invalid
 from tilewall.host.model import Param
 
 SIGNAGE = "Signage Player"
 WEB_BROWSER = "Web Browser"
 NETWORK_STREAMER = "Network Streamer"
+RTSP_STREAMER = "RTSP Streamer"
 COMMAND_AND_CONTROL = "Command and Control"
+#: the types that play a URL as video (the host relays it when ``live.is_live``)
+STREAMERS = (NETWORK_STREAMER, RTSP_STREAMER)
 
 # param names, shared with the receiver's render description
 MEDIA = "Media"
@@ -22,6 +25,7 @@ SCALING = "Scaling"
 URL = "URL"
 REFRESH_INTERVAL = "Refresh Interval"
 MUTED = "Muted"
+TRANSPORT = "Transport"
 LAYOUTS = "Layouts"
 
 PARAM_TYPES = (
@@ -47,6 +51,8 @@ class ParamSpec:
     options: tuple[str, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
+    #: a URL param that takes live streams (``live.check_stream_url``), not only pages
+    stream: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,32 @@ CATALOGUE: dict[str, SourceType] = {
             "A video stream or file by URL.",
             "/docs/sources#network-streamer",
             (
-                ParamSpec(URL, "URL", "", required=True, label="Address of the stream"),
+                ParamSpec(
+                    URL, "URL", "", required=True, label="Address of the stream", stream=True
+                ),
+                ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
+            ),
+        ),
+        SourceType(
+            RTSP_STREAMER,
+            "A live stream from a camera or encoder: RTSP, SRT, RTMP, UDP, RTP or HLS.",
+            "/docs/sources#rtsp-streamer",
+            (
+                ParamSpec(
+                    URL,
+                    "URL",
+                    "",
+                    required=True,
+                    label="Address of the stream (rtsp://user:password@camera/stream, ...)",
+                    stream=True,
+                ),
+                ParamSpec(
+                    TRANSPORT,
+                    "RADIO",
+                    "auto",
+                    options=live.TRANSPORTS,
+                    label="RTSP transport (auto, tcp or udp)",
+                ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
             ),
         ),
@@ -164,11 +195,9 @@ def _number(spec: ParamSpec, value: str) -> str:
 
 
 def _url(spec: ParamSpec, value: str) -> str:
-    value = value.strip()
-    parts = urlsplit(value)
-    if value.startswith("/media/") or (parts.scheme in ("http", "https") and parts.netloc):
-        return value
-    raise Invalid(f"param {spec.name!r} must be an http(s) URL or a /media/ path, not {value!r}")
+    if spec.stream:
+        return live.check_stream_url(spec.name, value)
+    return live.check_page_url(spec.name, value)
 
 
 def _json_list(spec: ParamSpec, value: str) -> list[object]:

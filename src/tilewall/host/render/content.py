@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import msgspec
 
-from tilewall.host.content import catalogue
+from tilewall.host.content import catalogue, live
 from tilewall.host.memory import State
 from tilewall.host.model import Layout, PlayState, Source, Timeline
 from tilewall.host.playback import playlist
@@ -16,6 +16,7 @@ from tilewall.host.playback.slots import Item, total_ms
 from tilewall.host.playback.timeline import start_ms
 
 MEDIA_URL_PREFIX = "/media/"
+LIVE_URL_PREFIX = "/live/"
 
 Scaling = Literal["fit", "fill", "stretch"]
 
@@ -51,6 +52,16 @@ class StreamSource(msgspec.Struct, frozen=True, tag="stream", tag_field="type", 
     muted: bool = True
 
 
+class LiveSource(msgspec.Struct, frozen=True, tag="live", tag_field="type", rename="camel"):
+    """A stream the host relays: encoded frames stamped with host time over the
+    WebSocket at ``url`` (``/live/<sourceId>``; docs/live.md has the wire format)."""
+
+    source_id: str
+    name: str
+    url: str
+    muted: bool = True
+
+
 class BlankSource(msgspec.Struct, frozen=True, tag="blank", tag_field="type", rename="camel"):
     """A source this receiver cannot render (unknown type, nested layout, missing)."""
 
@@ -59,7 +70,7 @@ class BlankSource(msgspec.Struct, frozen=True, tag="blank", tag_field="type", re
     source_type: str
 
 
-WindowSource = SignageSource | WebSource | StreamSource | BlankSource
+WindowSource = SignageSource | WebSource | StreamSource | LiveSource | BlankSource
 
 
 class LayoutWindow(msgspec.Struct, frozen=True):
@@ -80,7 +91,7 @@ class LayoutSource(msgspec.Struct, frozen=True, tag="layout", tag_field="type", 
     windows: list[LayoutWindow]
 
 
-RenderSource = SignageSource | WebSource | StreamSource | LayoutSource | BlankSource
+RenderSource = SignageSource | WebSource | StreamSource | LiveSource | LayoutSource | BlankSource
 
 
 class PlaybackTimeline(msgspec.Struct, frozen=True, rename="camel"):
@@ -117,6 +128,11 @@ def _number(value: str, default: float) -> float:
 
 def _flag(value: str) -> bool:
     return value.strip().lower() in ("true", "1", "yes", "on")
+
+
+def live_url(source_id: str) -> str:
+    """Where receivers take a live source's frames."""
+    return LIVE_URL_PREFIX + quote(source_id, safe="")
 
 
 def media_url(name: str) -> str:
@@ -158,9 +174,12 @@ def _simple_source(source: Source, media: MediaCatalog | None) -> WindowSource:
     if source.type == catalogue.WEB_BROWSER:
         refresh = max(_number(catalogue.param(params, catalogue.REFRESH_INTERVAL), 0.0), 0.0)
         return WebSource(source.id, source.name, catalogue.param(params, catalogue.URL), refresh)
-    if source.type == catalogue.NETWORK_STREAMER:
+    if source.type in catalogue.STREAMERS:
         muted = _flag(catalogue.param(params, catalogue.MUTED, "true"))
-        return StreamSource(source.id, source.name, catalogue.param(params, catalogue.URL), muted)
+        url = catalogue.param(params, catalogue.URL)
+        if live.is_live(url):
+            return LiveSource(source.id, source.name, live_url(source.id), muted)
+        return StreamSource(source.id, source.name, url, muted)
     return BlankSource(source.id, source.name, source.type)
 
 
