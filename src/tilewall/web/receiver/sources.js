@@ -26,6 +26,7 @@
 import { instantOf, locate, positionAt, slotStartMs, startOf } from "./schedule.js";
 import { PREFETCH_HEADER } from "./prefetch.js";
 import { drive, noteVsync, prepare } from "./follow.js";
+import { live } from "./live.js";
 
 const PRELOAD_MS = 3000; // the next item starts loading this long before its slot
 const SHOW_ANYWAY_MS = 1000; // a video that can play is shown once on time (follow.js), or after this long
@@ -605,7 +606,7 @@ function layout(source, ctx) {
   };
 }
 
-const RENDERERS = { signage, web, stream, layout, blank };
+const RENDERERS = { signage, web, stream, live, layout, blank };
 
 /** A renderer for a render-description source. */
 export function render(source, ctx) {

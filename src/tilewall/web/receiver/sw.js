@@ -6,7 +6,7 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-6";
+const CACHE = "tilewall-receiver-7";
 const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
 const SHELL = [
   "/receiver/",
@@ -14,6 +14,8 @@ const SHELL = [
   "/receiver/seat.js",
   "/receiver/screen.js",
   "/receiver/sources.js",
+  "/receiver/live.js",
+  "/receiver/live-mse.js",
   "/receiver/follow.js",
   "/receiver/schedule.js",
   "/receiver/wakes.js",
@@ -154,6 +156,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // live sources are now or never: no copy of them is kept or answered from
+  if (url.pathname.startsWith("/live/")) return;
   if (url.pathname.startsWith("/media/")) {
     if (!request.headers.has(BYPASS)) event.respondWith(media(request, url));
     return;

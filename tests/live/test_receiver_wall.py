@@ -1,0 +1,83 @@
+"""A live source on a 2x2 wall of receiver pages in real Chromium: every tile shows its
+quarter of the picture and the same frame (the frame number is read from each tile's
+pixels); when the source stops every tile holds that last frame with a "no signal" mark
+naming why, and the picture comes back when the source does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.live.pages import live_source, mark, open_harness, receiver_files, shown_at, wall_tile
+from tests.support.browser import VIEWPORT, chromium, near, needs_chromium, screenshot
+from tests.support.live_wire import QUADRANT_COLOURS, LiveWire, read_number
+from tests.support.waiting import wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
+
+W, H = VIEWPORT["width"], VIEWPORT["height"]
+TILES = [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+@pytest.fixture(scope="module")
+def origin() -> Iterator[str]:
+    yield from receiver_files()
+
+
+@pytest.fixture
+def wire() -> Iterator[LiveWire]:
+    wire = LiveWire().start()
+    yield wire
+    wire.close()
+
+
+@pytest.fixture
+def wall(browser: Any, origin: str, wire: LiveWire) -> Iterator[list[Any]]:
+    context = browser.new_context(viewport=VIEWPORT)
+    source = live_source(wire.url())
+    pages = [open_harness(context, origin, wall_tile(source, col, row)) for col, row in TILES]
+    for page in pages:
+        wait_until(lambda page=page: shown_at(page), what="a live frame on every tile")
+    yield pages
+    context.close()
+
+
+def numbers(pages: list[Any], name: str) -> list[int | None]:
+    return [read_number(screenshot(page, f"live-{name}-{n}")) for n, page in enumerate(pages)]
+
+
+def test_each_tile_shows_its_quarter_of_the_picture(wall: list[Any]) -> None:
+    for page, colour in zip(wall, QUADRANT_COLOURS, strict=True):
+        image = screenshot(page)
+        # away from the number's cells: the quadrant's own colour, over the whole tile
+        for x, y in ((0.1, 0.1), (0.9, 0.9), (0.1, 0.9), (0.9, 0.1)):
+            got = image.getpixel((int(W * x), int(H * y)))
+            assert near(got, colour), (x, y, got, colour)
+        assert read_number(image) is not None
+
+
+def test_held_last_frame_is_the_same_on_every_tile_and_marked(
+    wall: list[Any], wire: LiveWire
+) -> None:
+    wire.stop_source("connection refused")
+    last = wire.last
+    for page in wall:
+        wait_until(lambda page=page: mark(page), what="the no-signal mark")
+        assert "connection refused" in (mark(page) or "")
+    assert numbers(wall, "held") == [last] * 4
+    # held, not blank: a second later still the same frame
+    wall[0].wait_for_timeout(1000)
+    assert numbers(wall, "still-held") == [last] * 4
+
+    wire.resume()
+    for page in wall:
+        wait_until(lambda page=page: mark(page) is None, what="the mark cleared")
+    back = numbers(wall, "back")
+    assert all(n is not None and n > last for n in back), (back, last)

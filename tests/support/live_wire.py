@@ -1,0 +1,281 @@
+"""A live source on the receivers' wire: a small WebSocket server that encodes a
+frame-numbered picture with libx264 (PyAV) and sends each access unit the way the host
+relays a live stream (docs/protocol.md, "Live sources"):
+
+- text ``{"type": "config", "codec", "codedWidth", "codedHeight", "fps"}`` on join;
+- text ``{"type": "status", "state", "message"}``;
+- binary: 1 byte of flags (bit 0: key frame), 8 bytes big-endian float64 ``at`` (the
+  host-clock instant, ms since the epoch, at which to present the frame), one H.264
+  access unit in Annex B (SPS and PPS in band before every key frame).
+
+A joining viewer gets the frames since the last key frame first, as from the host.
+Receiver-page tests and benchmarks use it without a host; ``at`` is this machine's wall
+clock plus ``delay_ms``, which is the host clock of a host on the same machine.
+
+The picture (``PATTERN``): four quadrants of their own colour, each with the frame number
+in ``BITS`` black and white cells across its middle, so that every tile of a 2x2 wall
+shows the whole number: :func:`read_number` reads it back from a screenshot of a tile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import av
+import numpy as np
+from websockets.asyncio.server import ServerConnection, serve
+
+#: frame size, colours of the quadrants (top left, top right, bottom left, bottom right)
+WIDTH, HEIGHT = 640, 360
+QUADRANT_COLOURS = ((200, 40, 40), (40, 170, 60), (40, 90, 210), (220, 200, 40))
+#: bits of the frame number in each quadrant; each cell is CELL px wide, BAND px high
+BITS = 12
+CELL = 20
+BAND = 60
+
+
+def pattern(number: int, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray[Any, Any]:
+    """The picture of frame ``number`` (RGB, height x width x 3)."""
+    image = np.zeros((height, width, 3), dtype=np.uint8)
+    qw, qh = width // 2, height // 2
+    for q, colour in enumerate(QUADRANT_COLOURS):
+        x0, y0 = (q % 2) * qw, (q // 2) * qh
+        image[y0 : y0 + qh, x0 : x0 + qw] = colour
+        left = x0 + qw // 2 - BITS * CELL // 2
+        top = y0 + qh // 2 - BAND // 2
+        for bit in range(BITS):
+            on = (number >> (BITS - 1 - bit)) & 1
+            x = left + bit * CELL
+            image[top : top + BAND, x : x + CELL] = 255 if on else 0
+    return image
+
+
+def read_number(image: Any, box: tuple[int, int, int, int] | None = None) -> int | None:
+    """The frame number a quadrant of the pattern shows in ``box`` (left, top, right,
+    bottom) of a Pillow image (the whole image by default); None where the cells are not
+    clearly black or white (no pattern there)."""
+    left, top, right, bottom = box or (0, 0, image.width, image.height)
+    sx, sy = (right - left) / (WIDTH // 2), (bottom - top) / (HEIGHT // 2)
+    number = 0
+    y = top + (HEIGHT // 4) * sy
+    for bit in range(BITS):
+        x = left + (WIDTH // 4 - BITS * CELL // 2 + bit * CELL + CELL / 2) * sx
+        luma = sum(image.getpixel((int(x), int(y)))) / 3
+        if 60 < luma < 190:
+            return None
+        number = number * 2 + (luma >= 190)
+    return number
+
+
+def codec_string(access_unit: bytes) -> str | None:
+    """The WebCodecs codec string (``avc1.PPCCLL``) from the SPS in ``access_unit``."""
+    for nal in nal_units(access_unit):
+        if nal and nal[0] & 0x1F == 7 and len(nal) >= 4:
+            return "avc1." + nal[1:4].hex().upper()
+    return None
+
+
+def nal_units(data: bytes) -> Iterator[bytes]:
+    """The NAL units of an Annex B byte stream."""
+    starts = []
+    i = data.find(b"\x00\x00\x01")
+    while i >= 0:
+        starts.append(i + 3)
+        i = data.find(b"\x00\x00\x01", i + 3)
+    for n, start in enumerate(starts):
+        end = starts[n + 1] - 3 if n + 1 < len(starts) else len(data)
+        yield data[start:end].rstrip(b"\x00")
+
+
+def frame_message(key: bool, at_ms: float, access_unit: bytes) -> bytes:
+    """One frame on the wire."""
+    return struct.pack(">Bd", 1 if key else 0, at_ms) + access_unit
+
+
+@dataclass
+class Frame:
+    number: int
+    key: bool
+    at_ms: float
+    data: bytes
+
+
+@dataclass
+class LiveWire:
+    """The server; ``start()`` it, point a live source's ``url`` at ``url(name)``."""
+
+    fps: int = 30
+    #: host-clock delay from a frame's making to its presentation
+    delay_ms: float = 150.0
+    gop: int = 30
+    width: int = WIDTH
+    height: int = HEIGHT
+    port: int = 0
+    #: frames made so far (the number of the next one)
+    made: int = 0
+    #: connections accepted, and open now
+    joins: int = 0
+    viewers: set[ServerConnection] = field(default_factory=set)
+    _gop_frames: list[Frame] = field(default_factory=list)
+    _loop: asyncio.AbstractEventLoop | None = None
+    _thread: threading.Thread | None = None
+    _producing: bool = False
+    _config: dict[str, Any] | None = None
+    _status: dict[str, Any] = field(
+        default_factory=lambda: {"type": "status", "state": "connecting", "message": "opening"}
+    )
+    _stopped: threading.Event = field(default_factory=threading.Event)
+    _ready: threading.Event = field(default_factory=threading.Event)
+
+    # --- control (from the test's thread) -----------------------------------------------
+
+    def start(self) -> LiveWire:
+        self._thread = threading.Thread(target=self._run, name="live-wire", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("the live wire did not start")
+        self.resume()
+        return self
+
+    def close(self) -> None:
+        self._stopped.set()
+        if self._thread:
+            self._thread.join(10)
+
+    def url(self, name: str = "test") -> str:
+        """The source's URL as a receiver page on another origin reaches it."""
+        return f"http://127.0.0.1:{self.port}/live/{name}"
+
+    def stop_source(self, message: str = "connection refused") -> None:
+        """The stream stops at the frame made last; viewers are told it is reconnecting."""
+        self._call(self._halt, {"type": "status", "state": "reconnecting", "message": message})
+
+    def resume(self) -> None:
+        """The stream comes back: a new encoder (starting with a key frame), status live."""
+        self._call(self._begin)
+
+    def drop_viewers(self) -> None:
+        """Close every viewer's connection (the host went away)."""
+        self._call(self._drop)
+
+    @property
+    def last(self) -> int:
+        """The number of the last frame made."""
+        return self.made - 1
+
+    def _call(self, fn: Any, *args: Any) -> None:
+        assert self._loop is not None
+        asyncio.run_coroutine_threadsafe(fn(*args), self._loop).result(10)
+
+    # --- the server's loop ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        async with serve(self._viewer, "127.0.0.1", self.port) as server:
+            self.port = next(iter(server.sockets)).getsockname()[1]
+            self._ready.set()
+            producer = asyncio.create_task(self._produce())
+            while not self._stopped.is_set():
+                await asyncio.sleep(0.05)
+            producer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await producer
+
+    async def _viewer(self, ws: ServerConnection) -> None:
+        self.joins += 1
+        self.viewers.add(ws)
+        try:
+            if self._config:
+                await ws.send(json.dumps(self._config))
+            await ws.send(json.dumps(self._status))
+            for frame in list(self._gop_frames):
+                await ws.send(frame_message(frame.key, frame.at_ms, frame.data))
+            async for _ in ws:  # viewers say nothing; this waits for the close
+                pass
+        finally:
+            self.viewers.discard(ws)
+
+    async def _broadcast(self, message: str | bytes) -> None:
+        for ws in list(self.viewers):
+            with contextlib.suppress(Exception):
+                await ws.send(message)
+
+    async def _halt(self, status: dict[str, Any]) -> None:
+        self._producing = False
+        self._status = status
+        await self._broadcast(json.dumps(status))
+
+    async def _begin(self) -> None:
+        self._encoder = self._new_encoder()
+        self._gop_frames = []
+        self._producing = True
+
+    async def _drop(self) -> None:
+        for ws in list(self.viewers):
+            await ws.close()
+
+    def _new_encoder(self) -> Any:
+        ctx = av.CodecContext.create("libx264", "w")
+        ctx.width, ctx.height, ctx.pix_fmt = self.width, self.height, "yuv420p"
+        ctx.time_base = Fraction(1, self.fps)
+        ctx.framerate = Fraction(self.fps, 1)
+        ctx.gop_size = self.gop
+        ctx.bit_rate = 2_000_000
+        ctx.options = {"preset": "ultrafast", "tune": "zerolatency", "bf": "0"}
+        ctx.open()
+        return ctx
+
+    async def _produce(self) -> None:
+        period = 1 / self.fps
+        next_at = time.monotonic()
+        while True:
+            next_at += period
+            await asyncio.sleep(max(next_at - time.monotonic(), 0))
+            if not self._producing:
+                next_at = time.monotonic()
+                continue
+            await self._make_one()
+
+    async def _make_one(self) -> None:
+        now_ms = time.time() * 1000
+        number = self.made
+        image = av.VideoFrame.from_ndarray(pattern(number, self.width, self.height), "rgb24")
+        image = image.reformat(format="yuv420p")
+        image.pts = number
+        packets = self._encoder.encode(image)
+        self.made += 1
+        for packet in packets:
+            data = bytes(packet)
+            frame = Frame(number, bool(packet.is_keyframe), now_ms + self.delay_ms, data)
+            if frame.key:
+                self._gop_frames = []
+                config = self._config_of(data)
+                if config != self._config:
+                    self._config = config
+                    await self._broadcast(json.dumps(config))
+                if self._status.get("state") != "live":
+                    self._status = {"type": "status", "state": "live", "message": ""}
+                    await self._broadcast(json.dumps(self._status))
+            self._gop_frames.append(frame)
+            await self._broadcast(frame_message(frame.key, frame.at_ms, data))
+
+    def _config_of(self, key_unit: bytes) -> dict[str, Any]:
+        return {
+            "type": "config",
+            "codec": codec_string(key_unit) or "avc1.42C01E",
+            "codedWidth": self.width,
+            "codedHeight": self.height,
+            "fps": self.fps,
+        }
