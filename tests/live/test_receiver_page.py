@@ -1,0 +1,131 @@
+"""One receiver page drawing a live source in real Chromium: pause freezes the picture
+and play lets it move on; stop blanks it and lets the stream go; a dropped connection is
+made again; the service worker keeps out of the way of /live/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.live.pages import (
+    draw,
+    live_source,
+    mark,
+    open_harness,
+    receiver_files,
+    shown_at,
+    standalone,
+)
+from tests.support.browser import (
+    BLACK,
+    VIEWPORT,
+    centre,
+    chromium,
+    near,
+    needs_chromium,
+    screenshot,
+)
+from tests.support.live_wire import LiveWire, read_number
+from tests.support.waiting import wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
+
+W, H = VIEWPORT["width"], VIEWPORT["height"]
+#: the top-left quadrant of the pattern, as a display on its own shows it
+QUADRANT = (0, 0, W // 2, H // 2)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+@pytest.fixture(scope="module")
+def origin() -> Iterator[str]:
+    yield from receiver_files()
+
+
+@pytest.fixture
+def wire() -> Iterator[LiveWire]:
+    wire = LiveWire().start()
+    yield wire
+    wire.close()
+
+
+@pytest.fixture
+def page(browser: Any, origin: str, wire: LiveWire) -> Iterator[Any]:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = open_harness(context, origin, standalone(live_source(wire.url())))
+    wait_until(lambda: shown_at(page), what="a live frame")
+    yield page
+    context.close()
+
+
+def number(page: Any, name: str) -> int | None:
+    return read_number(screenshot(page, f"live-page-{name}"), QUADRANT)
+
+
+def test_pause_freezes_the_picture_and_play_moves_on(page: Any, wire: LiveWire) -> None:
+    source = live_source(wire.url())
+    draw(page, standalone(source, "paused"))
+    page.wait_for_timeout(300)
+    frozen = number(page, "paused")
+    made = wire.made
+    page.wait_for_timeout(1000)
+    assert wire.made > made + 15  # the source went on
+    assert number(page, "still-paused") == frozen is not None
+    assert mark(page) is None  # paused, not lost
+
+    draw(page, standalone(source, "playing"))
+    wait_until(lambda: (number(page, "played") or 0) > (frozen or 0), what="the picture moving")
+
+
+def test_stop_blanks_and_closes_the_stream(page: Any, wire: LiveWire) -> None:
+    assert len(wire.viewers) == 1
+    stopped = standalone(live_source(wire.url()))
+    stopped["content"]["source"] = None
+    stopped["content"]["timeline"]["state"] = "stopped"
+    draw(page, stopped)
+    wait_until(lambda: not wire.viewers, what="the page leaving the stream")
+    assert near(centre(screenshot(page, "live-page-stopped")), BLACK)
+
+
+def test_a_dropped_connection_is_made_again(page: Any, wire: LiveWire) -> None:
+    joins = wire.joins
+    wire.drop_viewers()
+    wait_until(lambda: wire.joins > joins and wire.viewers, what="the page back on the stream")
+    last = wire.last
+    wait_until(lambda: (number(page, "rejoined") or 0) > last, what="new frames drawn")
+    assert mark(page) is None
+
+
+def test_the_service_worker_leaves_live_alone(browser: Any, origin: str) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{origin}/receiver/live-harness.html")
+    page.evaluate(
+        "() => navigator.serviceWorker.register('/receiver/sw.js', { scope: '/receiver/' })"
+        ".then(() => navigator.serviceWorker.ready)"
+    )
+    page.reload()
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
+
+    def fetched(path: str) -> Any:
+        with page.expect_response(lambda r: path in r.url) as answer:
+            page.evaluate("(p) => fetch(p).then((r) => r.status)", path)
+        return answer.value
+
+    # the worker answers what it keeps (the page's shell) ...
+    assert fetched("/receiver/screen.css").from_service_worker
+    # ... and never a live stream, in either format
+    for path in ("/live/cam", "/live/cam?format=fmp4"):
+        assert not fetched(path).from_service_worker, path
+    kept = page.evaluate(
+        "async () => { const out = []; for (const name of await caches.keys()) {"
+        " const cache = await caches.open(name);"
+        " for (const r of await cache.keys()) out.push(r.url); } return out; }"
+    )
+    assert kept and not [url for url in kept if "/live/" in url], kept
+    context.close()
