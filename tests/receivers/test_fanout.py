@@ -247,7 +247,7 @@ async def test_impostors_keys_and_groups_with_the_shared_texts() -> None:
 
         # the group changed: every receiver that said hello is told, with one text
         host.group_members = (["http://10.0.0.11:9000"], "http://10.0.0.11:9000")
-        await hub.group_changed()
+        await hub.hostgroup_changed()
         told = [await real.next(), await keyed.next()]
         assert [m["type"] for m in told] == ["group", "group"]
         assert told[0]["active"] == "http://10.0.0.11:9000"

@@ -119,7 +119,7 @@ class Records(logging.Handler):
 async def test_malformed_and_hostile_messages_dropped() -> None:
     host = FakeHost()
     records = Records()
-    logging.getLogger("tilewall.receivers.hub").addHandler(records)
+    logging.getLogger("tilewall.receivers").addHandler(records)
     async with serve(host) as (hub, port):
         async with websockets.connect(f"ws://127.0.0.1:{port}/receiver/ws", max_size=None) as ws:
             await ws.send(json.dumps({"v": 1, "type": "time", "t0": 1}))  # before hello
@@ -145,7 +145,7 @@ async def test_malformed_and_hostile_messages_dropped() -> None:
             reply = await recv(ws, "time")
             assert reply["t0"] == 5
             assert hub.online_seats() == {"seat-a"}
-        logging.getLogger("tilewall.receivers.hub").removeHandler(records)
+        logging.getLogger("tilewall.receivers").removeHandler(records)
         dropped = [r for r in records.records if "dropped" in r.getMessage()]
         assert len(dropped) == len(bad) + 2  # + before-hello + binary
         assert all(len(r.getMessage()) < 300 for r in dropped)

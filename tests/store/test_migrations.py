@@ -14,8 +14,8 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tilewall.store import engine_for
-from tilewall.store.migrate import MIGRATIONS, current, migrate, upgrade
+from tilewall.store import engine_for, migrate_database
+from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
 HEAD = "0003"
@@ -75,7 +75,7 @@ async def test_the_initial_migration_goes_down_and_up_again(url: str) -> None:
 
 
 def test_migrate_takes_a_url_of_either_dialect(url: str) -> None:
-    migrate(url)
+    migrate_database(url)
 
     async def revision() -> str | None:
         engine = engine_for(url)
@@ -90,7 +90,7 @@ def test_migrate_takes_a_url_of_either_dialect(url: str) -> None:
 def test_hosts_of_a_group_starting_together_migrate_one_after_the_other(
     postgres_url: str,
 ) -> None:
-    code = "import sys; from tilewall.store.migrate import migrate; migrate(sys.argv[1])"
+    code = "import sys; from tilewall.store import migrate_database; migrate_database(sys.argv[1])"
     hosts = [
         subprocess.Popen([sys.executable, "-c", code, postgres_url], stderr=subprocess.PIPE)
         for _ in range(3)

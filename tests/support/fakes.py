@@ -94,7 +94,7 @@ class FakeHost:
     def serving(self) -> bool:
         return self.is_serving
 
-    def group(self) -> tuple[list[str], str | None] | None:
+    def hostgroup(self) -> tuple[list[str], str | None] | None:
         return self.group_members
 
     def lock(self, seat_id: str, display_id: int) -> Display:

@@ -34,7 +34,7 @@ class HostBridge:
         self._host = host
         host.agents.link = hub.agents
         host.core.on_command(lambda seat, name: _command(hub, seat, name))
-        host.hostgroup.on_change(lambda: _later(hub.group_changed()))
+        host.hostgroup.on_change(lambda: _later(hub.hostgroup_changed()))
 
     @property
     def state(self) -> State:
@@ -76,7 +76,7 @@ class HostBridge:
     def serving(self) -> bool:
         return self.host.hostgroup.serving
 
-    def group(self) -> tuple[list[str], str | None] | None:
+    def hostgroup(self) -> tuple[list[str], str | None] | None:
         status = self.host.hostgroup.status()
         if status is None:
             return None

@@ -11,7 +11,7 @@ from tilewall.receivers import protocol as p
 from tilewall.receivers.ports import HostPort, StationPort
 from tilewall.receivers.session import Session
 
-log = logging.getLogger("tilewall.receivers.hub")
+log = logging.getLogger(__name__)
 
 #: a seat whose connection is not replaced for this long is logged afresh
 QUIET_S = 60.0

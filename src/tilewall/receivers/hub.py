@@ -24,7 +24,7 @@ import msgspec
 
 from tilewall.host.memory import Event
 from tilewall.host.render.description import RenderState
-from tilewall.receivers import greeting, group, liveness
+from tilewall.receivers import greeting, hostgroup, liveness
 from tilewall.receivers import protocol as p
 from tilewall.receivers import protocol_agent as pa
 from tilewall.receivers.agents import AgentDesk
@@ -140,8 +140,9 @@ class Hub:
         await self.close(session, CLOSE_NORMAL)
         return True
 
-    async def group_changed(self) -> None:
-        await group.changed(self)
+    async def hostgroup_changed(self) -> None:
+        """The members of the host's host group or the active one changed."""
+        await hostgroup.changed(self)
 
     def sessions(self) -> list[Session]:
         return list(self._sessions)
@@ -265,7 +266,7 @@ class Hub:
         if session.seat_id is not None and (session.seat_id != seat or session.role != hello.role):
             session.drop(f"hello as {seat!r} on a connection of {session.who}")
             return
-        if await group.let_go(self, session):
+        if await hostgroup.let_go(self, session):
             return
         if hello.role == "page" and hello.screen is None:
             session.drop("hello of a page without its screen")
@@ -306,7 +307,7 @@ class Hub:
         # welcomed with names media
         self.hand_key(seat)
         self._welcome(session, seat, self.describe(seat))
-        group.tell(self, session)
+        hostgroup.tell(self, session)
 
     def _welcome(
         self, session: Session, seat: str, state: RenderState, refused: str | None = None

@@ -14,21 +14,18 @@ them."""
 import asyncio
 import logging
 import math
-from typing import TYPE_CHECKING
 
 from tilewall.receivers import protocol as p
+from tilewall.receivers.connections import Connections
 from tilewall.receivers.session import CLOSE_OFFLINE, Session
 
-if TYPE_CHECKING:
-    from tilewall.receivers.hub import Hub
-
-log = logging.getLogger("tilewall.receivers.hub")
+log = logging.getLogger(__name__)
 
 #: receivers pinged at a time
 SLICE = 50
 
 
-async def watch(hub: "Hub") -> None:
+async def watch(hub: Connections) -> None:
     """Ping and close the silent, every ``ping_interval_s``, until cancelled."""
     limits = hub.limits
     rounds = 0

@@ -63,11 +63,11 @@ class HostPort(Protocol):
         ...
 
     def serving(self) -> bool:
-        """Whether this host drives receivers (a standby of a group does not)."""
+        """Whether this host drives receivers (a standby of a host group does not)."""
         ...
 
-    def group(self) -> tuple[list[str], str | None] | None:
-        """The addresses of the members of the host's group and the active one's;
+    def hostgroup(self) -> tuple[list[str], str | None] | None:
+        """The addresses of the members of the host's host group and the active one's;
         None for a host on its own."""
         ...
 

@@ -173,9 +173,9 @@ class Reload(msgspec.Struct, frozen=True, tag="reload", tag_field="type"):
     v: int = VERSION
 
 
-class Group(msgspec.Struct, frozen=True, tag="group", tag_field="type"):
-    """The members of the host's group (``http://HOST:PORT``) and the active one, for a
-    receiver to reconnect to when its host is gone."""
+class HostGroupMessage(msgspec.Struct, frozen=True, tag="group", tag_field="type"):
+    """The members of the host's host group (``http://HOST:PORT``) and the active one,
+    for a receiver to reconnect to when its host is gone (wire tag ``group``)."""
 
     members: list[str]
     active: str | None
@@ -192,7 +192,15 @@ class Key(msgspec.Struct, frozen=True, tag="key", tag_field="type"):
 
 
 HostMessage = (
-    Welcome | StateUpdate | ContentUpdate | TimeReply | Ping | Reset | Reload | Group | Key
+    Welcome
+    | StateUpdate
+    | ContentUpdate
+    | TimeReply
+    | Ping
+    | Reset
+    | Reload
+    | HostGroupMessage
+    | Key
 )
 
 receiver_decoder: msgspec.json.Decoder[ReceiverMessage] = msgspec.json.Decoder(ReceiverMessage)

@@ -11,7 +11,7 @@ from tilewall.receivers import protocol as p
 from tilewall.receivers.outbox import Outbox
 from tilewall.receivers.ports import Link
 
-log = logging.getLogger("tilewall.receivers.hub")
+log = logging.getLogger(__name__)
 
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008

@@ -4,6 +4,7 @@ default, in the data directory) or PostgreSQL (a database a group of hosts share
 The PostgreSQL side (``postgres``, its driver and the group's link) is imported only
 when a PostgreSQL database is named, so a host on SQLite starts without it."""
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,13 +12,22 @@ import sqlalchemy as sa
 
 from tilewall.store import sqlite
 from tilewall.store.engine import AsyncEngine
+from tilewall.store.migrate import upgrade
 from tilewall.store.sql import SqlStore
 from tilewall.store.sqlite import Store
 
 if TYPE_CHECKING:
     from tilewall.store.postgres import PostgresStore
 
-__all__ = ["PostgresStore", "SqlStore", "Store", "engine_for", "is_postgres", "open_store"]
+__all__ = [
+    "PostgresStore",
+    "SqlStore",
+    "Store",
+    "engine_for",
+    "is_postgres",
+    "migrate_database",
+    "open_store",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -68,3 +78,17 @@ async def open_store(data_dir: Path, database: str | None = None) -> SqlStore:
     from tilewall.store.postgres import PostgresStore
 
     return await PostgresStore.open(database)
+
+
+def migrate_database(url: str, revision: str = "head") -> None:
+    """Bring the database at ``url`` (``sqlite:///PATH`` or ``postgresql://...``) to
+    ``revision``; for use outside an event loop (scripts, operators' tools)."""
+
+    async def go() -> None:
+        engine = engine_for(url)
+        try:
+            await upgrade(engine, revision)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(go())

@@ -13,7 +13,6 @@ alembic itself is imported only when there is something to migrate.
 """
 
 import ast
-import asyncio
 import functools
 from pathlib import Path
 
@@ -92,18 +91,3 @@ async def current(engine: AsyncEngine) -> str | None:
     """The schema revision the database of ``engine`` is at; None before any."""
     async with engine.connect() as conn:
         return await conn.run_sync(_current)
-
-
-def migrate(url: str, revision: str = "head") -> None:
-    """Bring the database at ``url`` (``sqlite:///PATH`` or ``postgresql://...``) to
-    ``revision``; for use outside an event loop (scripts, operators' tools)."""
-    from tilewall.store import engine_for
-
-    async def go() -> None:
-        engine = engine_for(url)
-        try:
-            await upgrade(engine, revision)
-        finally:
-            await engine.dispose()
-
-    asyncio.run(go())

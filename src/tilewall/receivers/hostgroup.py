@@ -1,31 +1,27 @@
-"""Receivers of a host in a group of hosts: every receiver is told the members'
-addresses and the active one (``group``, docs/protocol.md); a standby lets receivers go
-to the active member (close code 4002) instead of driving them."""
-
-from typing import TYPE_CHECKING
+"""Receivers of a host in a host group: every receiver is told the members' addresses
+and the active one (the ``group`` message, docs/protocol.md); a standby lets receivers
+go to the active member (close code 4002) instead of driving them."""
 
 from tilewall.receivers import protocol as p
+from tilewall.receivers.connections import Connections
 from tilewall.receivers.ports import HostPort
 from tilewall.receivers.session import CLOSE_STANDBY, Session
 
-if TYPE_CHECKING:
-    from tilewall.receivers.hub import Hub
+
+def message(port: HostPort) -> p.HostGroupMessage | None:
+    """The ``group`` message of the host's host group; None for a host on its own."""
+    members = port.hostgroup()
+    return None if members is None else p.HostGroupMessage(members=members[0], active=members[1])
 
 
-def message(port: HostPort) -> p.Group | None:
-    """The ``group`` message of the host's group; None for a host on its own."""
-    group = port.group()
-    return None if group is None else p.Group(members=group[0], active=group[1])
-
-
-def tell(hub: "Hub", session: Session) -> None:
-    """Tell a receiver the members of the host's group (if it is in one)."""
+def tell(hub: Connections, session: Session) -> None:
+    """Tell a receiver the members of the host's host group (if it is in one)."""
     told = message(hub.port)
     if told is not None:
         hub.send(session, told)
 
 
-async def let_go(hub: "Hub", session: Session) -> bool:
+async def let_go(hub: Connections, session: Session) -> bool:
     """On a standby: tell the receiver where the active member is and close its
     connection; whether it was let go."""
     if hub.port.serving():
@@ -37,8 +33,8 @@ async def let_go(hub: "Hub", session: Session) -> bool:
     return True
 
 
-async def changed(hub: "Hub") -> None:
-    """The host's group changed: tell every receiver; a standby lets them all go."""
+async def changed(hub: Connections) -> None:
+    """The host's host group changed: tell every receiver; a standby lets them all go."""
     told = message(hub.port)
     text = p.encode(told) if told is not None else None  # one text for every receiver
     for session in hub.sessions():
