@@ -4,6 +4,7 @@
 
 import { get, post, put, del, seg } from "../api.js";
 import * as live from "../live.js";
+import { sourceTest, testable } from "./sourcetest.js";
 import { h, clear, fill, act, field, errorBox, showError, confirmDialog, pageHeader, section, checkbox, nextId, formatMs, toast } from "../ui.js";
 
 let typesCache = null;
@@ -198,6 +199,8 @@ async function sourceForm(container, { source = null, onSaved, onCancel }) {
   const save = h("button", { type: "submit", class: "primary" }, source ? "Save changes" : "Create source");
   const cancel = h("button", { type: "button", class: "ghost" }, "Cancel");
   cancel.addEventListener("click", () => onCancel && onCancel());
+  // a saved live source can be tried: what the host says of its stream, and its picture
+  const test = source && testable(source.sourceType) ? sourceTest(source) : null;
   const form = h(
     "form",
     { class: "source-form", novalidate: true },
@@ -205,7 +208,8 @@ async function sourceForm(container, { source = null, onSaved, onCancel }) {
     description,
     paramsBox,
     error,
-    h("div", { class: "row end" }, cancel, save),
+    test && test.el,
+    h("div", { class: "row end" }, test && test.button, cancel, save),
   );
 
   function clearErrors() {
