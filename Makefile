@@ -3,18 +3,33 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions the tests pass with (Python 3.11 on Linux), with their hashes: `make lock`
+# refreshes it after a change to pyproject.toml's dependencies (see the README).
+LOCK := requirements/dev.lock
+UV_VERSION := 0.13.9
 PORT ?= 9000
 DATA_DIR ?= data
 
-.PHONY: install run test lint system-deps clean bench bench-quick bench-deps bench-soak
+.PHONY: install lock run test lint system-deps clean bench bench-quick bench-deps bench-soak
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python scripts/check-lock pyproject.toml $(LOCK)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Resolves tilewall[dev] again from PyPI, keeping the versions the lock has where they
+# still fit; LOCK_ARGS="--upgrade-package litestar" (or --upgrade) moves them on.
+LOCK_ARGS ?=
+lock:
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q uv==$(UV_VERSION)
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
+		--custom-compile-command "make lock" --quiet $(LOCK_ARGS) -o $(LOCK)
 
 system-deps:
 	bash scripts/system-deps
