@@ -83,3 +83,18 @@ def test_first_start_generates_admin_password(tmp_path: Path, monkeypatch) -> No
     assert len(password) >= 12
     assert check(tmp_path, "admin", password)
     assert (tmp_path / "initial-admin-password").stat().st_mode & 0o077 == 0
+
+
+def test_each_command_group_lives_in_the_module_named_as_it() -> None:
+    from tilewall import commands
+
+    shared = {"__init__", "base", "transport", "local"}
+    modules = {p.stem for p in Path(commands.__file__).parent.glob("*.py")} - shared
+    assert set(commands.GROUPS) == modules
+    for name, where in commands.GROUPS.items():
+        assert where.startswith(f"tilewall.commands.{name}:")
+        group = commands.command_group(name)
+        assert group is not None and group.name == name
+    listed = CliRunner().invoke(main, ["--help"])
+    assert listed.exit_code == 0
+    assert all(f"  {name} " in listed.output for name in commands.GROUPS)

@@ -1,35 +1,28 @@
-"""The ``tilewall`` command: serve the host, manage users, run the kiosk agent.
+"""The ``tilewall`` command: serve the host, back it up and restore it, run the kiosk
+agent; its command groups (``tilewall displays ...``, ``tilewall user ...``) are in
+:mod:`tilewall.commands`.
 
 The server side (``tilewall.server``, ``tilewall.config``, licensing) is imported by the
 commands that need it, not here: a kiosk that installs ``tilewall[agent]`` runs
 ``tilewall agent`` without the server's libraries."""
 
-import asyncio
 import logging
 import os
 import sys
-from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import click
 
 from tilewall import LazyConsole, __version__
 from tilewall.agent.cli import agent
 from tilewall.commands import WithGroups
-from tilewall.host.errors import HostError
+from tilewall.commands.local import data_dir_option, database_option, needs_server
 
 if TYPE_CHECKING:
     from tilewall.tls import TlsFiles
 
 console = LazyConsole()
-DEFAULT_DATA_DIR = Path(os.environ.get("TILEWALL_DATA_DIR", "data"))
-
-
-def _needs_server(error: ImportError) -> NoReturn:
-    raise click.ClickException(
-        f"this command needs the server side ({error.name} is missing): install tilewall[server]"
-    )
 
 
 @click.group(cls=WithGroups)
@@ -41,9 +34,7 @@ def main() -> None:
 @main.command()
 @click.option("--host", "bind", default="0.0.0.0", show_default=True, help="Address to bind.")
 @click.option("--port", default=9000, show_default=True, type=int)
-@click.option(
-    "--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
-)
+@data_dir_option
 @click.option("--demo", is_flag=True, help="Seed the demo topology on an empty data directory.")
 @click.option(
     "--server",
@@ -128,7 +119,7 @@ def serve(
         from tilewall.config import Config, ConfigError
         from tilewall.server import run
     except ImportError as error:
-        _needs_server(error)
+        needs_server(error)
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     data_dir = data_dir.resolve()
@@ -161,92 +152,16 @@ def _tls_files(
     return files
 
 
-@main.group()
-def user() -> None:
-    """Manage the users who may log in."""
-
-
-def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
-    try:
-        from tilewall.server import open_host
-    except ImportError as error:
-        _needs_server(error)
-
-    async def go() -> None:
-        host = await open_host(data_dir)
-        try:
-            if action == "remove":
-                await host.accounts.remove_user(name)
-            else:
-                exists = name in host.accounts.users()
-                if action == "add" and exists:
-                    raise HostError(f"user {name!r} exists; use 'tilewall user passwd'")
-                if action == "passwd" and not exists:
-                    raise HostError(f"user {name!r} not found")
-                assert password is not None
-                await host.accounts.set_password(name, password)
-        finally:
-            await host.close()
-
-    try:
-        asyncio.run(go())
-    except HostError as exc:
-        console.print(f"[red]{exc}[/]")
-        sys.exit(1)
-
-
-_data_dir = click.option(
-    "--data-dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
-)
-
-
-@user.command("add")
-@click.argument("name")
-@click.password_option()
-@_data_dir
-def user_add(name: str, password: str, data_dir: Path) -> None:
-    """Add a user."""
-    _with_host(data_dir, "add", name, password)
-    console.print(f"user {name!r} added")
-
-
-@user.command("passwd")
-@click.argument("name")
-@click.password_option()
-@_data_dir
-def user_passwd(name: str, password: str, data_dir: Path) -> None:
-    """Change a user's password."""
-    _with_host(data_dir, "passwd", name, password)
-    console.print(f"password of {name!r} changed")
-
-
-@user.command("remove")
-@click.argument("name")
-@_data_dir
-def user_remove(name: str, data_dir: Path) -> None:
-    """Remove a user and end their sessions."""
-    _with_host(data_dir, "remove", name, None)
-    console.print(f"user {name!r} removed")
-
-
-_database = click.option(
-    "--database",
-    metavar="URL",
-    envvar="TILEWALL_DATABASE",
-    help="The host's PostgreSQL database, as for serve. Also TILEWALL_DATABASE.",
-)
-
-
 @main.command("backup")
 @click.argument("archive", type=click.Path(path_type=Path, dir_okay=False))
-@_data_dir
-@_database
+@data_dir_option
+@database_option
 def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
     """Write a backup of the host in DATA_DIR to ARCHIVE (.tar.gz), also while it runs."""
     try:
         from tilewall import backup
     except ImportError as error:
-        _needs_server(error)
+        needs_server(error)
     try:
         manifest = backup.backup(data_dir.resolve(), archive, database or None)
     except backup.BackupError as error:
@@ -257,15 +172,15 @@ def backup_command(archive: Path, data_dir: Path, database: str | None) -> None:
 
 @main.command("restore")
 @click.argument("archive", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@_data_dir
-@_database
+@data_dir_option
+@database_option
 @click.option("--force", is_flag=True, help="Replace what a non-empty data directory holds.")
 def restore_command(archive: Path, data_dir: Path, database: str | None, force: bool) -> None:
     """Make DATA_DIR (and --database) what ARCHIVE holds; the host must not be running."""
     try:
         from tilewall import backup
     except ImportError as error:
-        _needs_server(error)
+        needs_server(error)
     try:
         manifest = backup.restore(archive, data_dir.resolve(), database or None, force)
     except backup.BackupError as error:
@@ -274,140 +189,6 @@ def restore_command(archive: Path, data_dir: Path, database: str | None, force: 
     click.echo(f"restored {archive} (made {manifest['created']}) into {data_dir}")
 
 
-@main.group("license")
-def license_group() -> None:
-    """Make licence signing keys and issue activation codes."""
-
-
-@license_group.command("keygen")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    required=True,
-    help="Folder for the key pair.",
-)
-@click.option(
-    "--name", default="licence-signing", show_default=True, help="Base name of the key files."
-)
-def license_keygen(out_dir: Path, name: str) -> None:
-    """Make a signing key pair: NAME.key (private, keep it safe) and NAME.pub.
-
-    Copy NAME.pub into a host's DATA_DIR/trusted-keys/ (or put its text in
-    TILEWALL_LICENCE_KEYS) so the host accepts codes signed with NAME.key.
-    """
-    try:
-        from tilewall.host.licence import codes
-    except ImportError as error:
-        _needs_server(error)
-    private_path, public_path = out_dir / f"{name}.key", out_dir / f"{name}.pub"
-    for path in (private_path, public_path):
-        if path.exists():
-            console.print(f"[red]{path} exists; not overwriting it[/]")
-            sys.exit(1)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    key = codes.generate_signing_key()
-    # created private from the start, never readable by others even briefly
-    fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(codes.private_key_pem(key))
-    public_path.write_text(codes.public_key_text(key) + "\n")
-    console.print(
-        f"key id {codes.key_id(key)}: private key {private_path}, public key {public_path}"
-    )
-
-
-def _date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-    if value is None or value == "":
-        return value
-    try:
-        return date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date YYYY-MM-DD") from None
-
-
-@license_group.command("issue")
-@click.option(
-    "--key",
-    "key_path",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    required=True,
-    help="Private key file from 'tilewall license keygen'.",
-)
-@click.option(
-    "--stations",
-    type=click.IntRange(min=0),
-    required=True,
-    help="Number of displays licensed; 0 for unlimited.",
-)
-@click.option(
-    "--expires",
-    required=True,
-    callback=_date,
-    help="Expiry date YYYY-MM-DD; 'never' is not accepted, use a far date.",
-)
-@click.option("--support-expires", default="", callback=_date, help="Support end YYYY-MM-DD.")
-@click.option("--issued", default=None, callback=_date, help="Issue date; default today.")
-@click.option("--reseller", default="", help="Reseller name shown with the licence.")
-@click.option(
-    "--source-type",
-    "source_types",
-    multiple=True,
-    help="A source type the licence allows; repeat it. None given: all types.",
-)
-@click.option(
-    "--system-id",
-    default="",
-    help="Bind the code to one host (its licenseSystemId from GET /api/system).",
-)
-@click.option("--fast-video/--no-fast-video", default=False, show_default=True)
-def license_issue(
-    key_path: Path,
-    stations: int,
-    expires: str,
-    support_expires: str,
-    issued: str | None,
-    reseller: str,
-    source_types: tuple[str, ...],
-    system_id: str,
-    fast_video: bool,
-) -> None:
-    """Print an activation code signed with KEY."""
-    try:
-        from tilewall.host.licence import codes
-    except ImportError as error:
-        _needs_server(error)
-    text = key_path.read_text()
-    # any 32 bytes are a valid raw seed, so a public key file would "load": insist on PEM
-    if "PRIVATE KEY" not in text:
-        console.print(
-            f"[red]{key_path} is not a private key file (PEM); "
-            "give the .key file made by 'tilewall license keygen'[/]"
-        )
-        sys.exit(1)
-    try:
-        key = codes.load_private_key(text)
-    except ValueError as error:
-        console.print(f"[red]{key_path} is not an Ed25519 private key: {error}[/]")
-        sys.exit(1)
-    terms = codes.LicenceTerms(
-        reseller_name=reseller,
-        number_of_stations=stations or None,
-        issued=issued or date.today().isoformat(),
-        expires=expires,
-        support_expires=support_expires,
-        system_id=system_id,
-        fast_video_feature=fast_video,
-        source_types=list(source_types) if source_types else None,
-    )
-    try:
-        code = codes.issue(key, terms)
-    except ValueError as error:
-        console.print(f"[red]{error}[/]")
-        sys.exit(1)
-    click.echo(code)
-
-
-# the commands that drive a host over its interface (tilewall displays list, ...) are
-# added by WithGroups when first needed
+# the command groups (tilewall displays ..., tilewall user ...) are added by WithGroups
+# when first needed
 main.add_command(agent)

@@ -1,73 +1,76 @@
-"""The commands that drive a host over its interface: ``tilewall GROUP COMMAND``, one
-group per part of the interface. They use :mod:`tilewall.client` only, so they work on
-any machine that can reach a host.
+"""The command groups of ``tilewall``: ``tilewall GROUP COMMAND``. Each group is defined
+in the module of this package named as the group (``tilewall printprofiles ...`` in
+``printprofiles.py``) and listed once, in ``GROUPS``. Beside them: ``base`` (what every
+group driving the interface shares), ``transport`` (the playback commands displays,
+zones and mirror groups share) and ``local`` (what the commands on this machine's data
+directory share).
 
-The groups (and the HTTP client under them) are imported when first asked for: when one
-of them is named on the command line or the commands are listed (:class:`WithGroups`),
-or through ``GROUPS``; ``tilewall serve`` never loads them."""
+The groups driving a host's interface use :mod:`tilewall.client` only, so they work on
+any machine that can reach a host; ``user`` and ``license`` work here, on the data
+directory and on signing keys. A group (and the HTTP client under it) is imported when
+it is named on the command line, or when the commands are listed (:class:`WithGroups`):
+``tilewall serve`` loads none of them."""
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
 
 import click
 
-
-def _groups() -> list[click.Group]:
-    from tilewall.commands import settings as _settings  # noqa: F401  (adds to system)
-    from tilewall.commands.content import media, presets, sources
-    from tilewall.commands.devices import network, serial
-    from tilewall.commands.displays import displays
-    from tilewall.commands.failover import failover, printprofiles
-    from tilewall.commands.schedule import playlog, schedule
-    from tilewall.commands.system import system
-    from tilewall.commands.walls import controlroom, videowalls
-    from tilewall.commands.zones import mirrorgroups, zones
-
-    return [
-        displays,
-        zones,
-        mirrorgroups,
-        presets,
-        sources,
-        media,
-        network,
-        videowalls,
-        controlroom,
-        system,
-        failover,
-        printprofiles,
-        serial,
-        schedule,
-        playlog,
-    ]
+#: every command group: its name on the command line, and where it is defined
+#: (``module:attribute``)
+GROUPS: dict[str, str] = {
+    "controlroom": "tilewall.commands.controlroom:controlroom",
+    "displays": "tilewall.commands.displays:displays",
+    "failover": "tilewall.commands.failover:failover",
+    "license": "tilewall.commands.license:license_group",
+    "media": "tilewall.commands.media:media",
+    "mirrorgroups": "tilewall.commands.mirrorgroups:mirrorgroups",
+    "network": "tilewall.commands.network:network",
+    "playlog": "tilewall.commands.playlog:playlog",
+    "presets": "tilewall.commands.presets:presets",
+    "printprofiles": "tilewall.commands.printprofiles:printprofiles",
+    "schedule": "tilewall.commands.schedule:schedule",
+    "serial": "tilewall.commands.serial:serial",
+    "sources": "tilewall.commands.sources:sources",
+    "system": "tilewall.commands.system:system",
+    "user": "tilewall.commands.user:user",
+    "videowalls": "tilewall.commands.videowalls:videowalls",
+    "zones": "tilewall.commands.zones:zones",
+}
 
 
-def __getattr__(name: str) -> Any:
-    if name == "GROUPS":
-        return _groups()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def command_group(name: str) -> click.Group | None:
+    """The group called ``name`` on the command line, imported now; None if none is."""
+    where = GROUPS.get(name)
+    if where is None:
+        return None
+    module, attribute = where.split(":")
+    group = getattr(importlib.import_module(module), attribute)
+    if not isinstance(group, click.Group) or group.name != name:
+        raise TypeError(f"{where} is not the command group {name!r}")
+    return group
+
+
+def command_groups() -> list[click.Group]:
+    """Every command group, imported now."""
+    return [group for name in GROUPS if (group := command_group(name)) is not None]
 
 
 class WithGroups(click.Group):
-    """A command group (``tilewall``) that adds the interface's groups when one of them
-    is named or its commands are listed."""
-
-    _added = False
-
-    def _add_groups(self) -> None:
-        if not self._added:
-            self._added = True
-            for group in _groups():
-                self.add_command(group)
+    """A command group (``tilewall``) that adds the groups of ``GROUPS`` when one of them
+    is named (that one only) or its commands are listed (all)."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is None and not self._added:
-            self._add_groups()
-            command = super().get_command(ctx, cmd_name)
+        if command is None:
+            command = command_group(cmd_name)
+            if command is not None:
+                self.add_command(command)
         return command
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        self._add_groups()
+        for group in command_groups():
+            if group.name not in self.commands:
+                self.add_command(group)
         return super().list_commands(ctx)

@@ -259,3 +259,12 @@ by_option = click.option(
     show_default=True,
     help="Whether the argument is an id or a name; auto: an id if one exists, else a name.",
 )
+
+#: the displays of a zone or a mirror group
+displays_option = click.option(
+    "--display",
+    "display_ids",
+    type=int,
+    multiple=True,
+    help="A display id; repeat it for each display.",
+)

@@ -14,7 +14,7 @@ from tilewall.commands.base import (
     show_list,
     source_names,
 )
-from tilewall.commands.playback import add_playback
+from tilewall.commands.transport import add_playback
 
 displays = interface_group("displays", "Displays: list, show, switch, control playback.")
 

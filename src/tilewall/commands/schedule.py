@@ -1,4 +1,4 @@
-"""tilewall schedule ... and tilewall playlog: scheduled events and what played."""
+"""tilewall schedule ...: scheduled events."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ import click
 from tilewall.client.base import Json
 from tilewall.commands.base import (
     Column,
-    InterfaceGroup,
     client,
     done,
     interface_group,
-    json_wanted,
     show,
     show_list,
-    show_text,
 )
 
 schedule = interface_group(
@@ -201,53 +198,3 @@ def _event_id(key: str) -> str:
     if len(named) > 1:
         raise click.UsageError(f"{len(named)} events are named {key!r}: give the id")
     return named[0] if named else key
-
-
-@click.group(
-    "playlog",
-    cls=InterfaceGroup,
-    invoke_without_command=True,
-    help="What played on each display, when, and what triggered it.",
-)
-@click.option("--since", metavar="WHEN", help="ISO 8601; plays that ended before are left out.")
-@click.option("--until", metavar="WHEN", help="ISO 8601; plays that started after are left out.")
-@click.option("--display", type=int, metavar="ID", help="Only this display.")
-@click.option("--limit", type=int, help="At most this many plays (default 10000).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
-@click.pass_context
-def playlog(
-    ctx: click.Context,
-    since: str | None,
-    until: str | None,
-    display: int | None,
-    limit: int | None,
-    as_csv: bool,
-) -> None:
-    if ctx.invoked_subcommand is not None:
-        return
-    log = client().playlog
-    if as_csv:
-        show_text(log.csv(since, until, display, limit))
-        return
-    columns: list[Column] = [
-        ("Display", "displayId"),
-        ("Source", "sourceName"),
-        ("Start", "start"),
-        ("End", "end"),
-        ("Seconds", "durationSeconds"),
-        ("Trigger", "trigger"),
-        ("Cause", "cause"),
-    ]
-    show_list(log.entries(since, until, display, limit), columns, "entries", "plays")
-
-
-@playlog.command("retention")
-@click.argument("days", type=int, required=False)
-def retention(days: int | None) -> None:
-    """Show how many days plays are kept, or set it to DAYS."""
-    log = client().playlog
-    kept = log.retention_days() if days is None else log.set_retention_days(days)
-    if json_wanted():
-        show({"retentionDays": kept})
-    else:
-        click.echo(f"plays are kept {kept} days")

@@ -1,9 +1,6 @@
-"""tilewall presets ..., tilewall sources ... and tilewall media ...: what displays
-play and the saved mappings of it."""
+"""tilewall sources ...: the things displays can play."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import click
 
@@ -19,49 +16,7 @@ from tilewall.commands.base import (
     show_list,
 )
 
-presets = interface_group("presets", "Presets: save what every display plays, recall it.")
 sources = interface_group("sources", "Sources: things displays can play.")
-media = interface_group("media", "The media library: files signage sources play.")
-
-
-@presets.command("list")
-def list_presets() -> None:
-    """List the presets."""
-    show_list(client().presets.list(), [("Preset", "name"), ("Id", "id")], "presets")
-
-
-@presets.command("show")
-@click.argument("preset")
-@by_option
-def show_preset(preset: str, by: By) -> None:
-    """Show one preset."""
-    show(client().presets.get(preset, by=by))
-
-
-@presets.command("save")
-@click.argument("name")
-def save_preset(name: str) -> None:
-    """Save what plays now as preset NAME (an existing one is updated)."""
-    answer = client().presets.save(name)
-    done(answer, f"preset {answer.get('name', name)!r} saved (id {answer.get('id', '?')})")
-
-
-@presets.command("recall")
-@click.argument("preset")
-@by_option
-def recall_preset(preset: str, by: By) -> None:
-    """Switch every display back to what the preset saved."""
-    answer = client().presets.recall(preset, by=by)
-    done(answer, f"preset {answer.get('name', preset)!r} recalled")
-
-
-@presets.command("delete")
-@click.argument("preset")
-@by_option
-def delete_preset(preset: str, by: By) -> None:
-    """Delete a preset."""
-    done(client().presets.delete(preset, by=by), f"preset {preset!r} deleted")
-
 
 # sources
 
@@ -153,45 +108,3 @@ def source_types() -> None:
         ("About", "description"),
     ]
     show_list(client().sources.types(), columns, "sourceTypes")
-
-
-# media
-
-
-@media.command("list")
-def list_media() -> None:
-    """List the media files."""
-    columns: list[Column] = [
-        ("File", "name"),
-        ("Kind", "kind"),
-        ("Bytes", "size"),
-        ("Duration ms", "durationInMilliseconds"),
-    ]
-    show_list(client().media.list(), columns, "files")
-
-
-@media.command("upload")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--name", help="Name in the library (default: the file's name).")
-def upload(file: Path, name: str | None) -> None:
-    """Upload FILE to the library."""
-    answer = client().media.upload(name or file.name, file)
-    done(answer, f"uploaded {answer.get('name', name or file.name)} ({answer.get('size')} bytes)")
-
-
-@media.command("download")
-@click.argument("name")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Where to save it.")
-def download(name: str, out: Path | None) -> None:
-    """Download a media file (to its own name unless --out)."""
-    data = client().media.download(name)
-    target = out or Path(name.rsplit("/", 1)[-1])
-    target.write_bytes(data)
-    click.echo(f"saved {target} ({len(data)} bytes)")
-
-
-@media.command("delete")
-@click.argument("name")
-def delete_media(name: str) -> None:
-    """Delete a media file."""
-    done(client().media.delete(name), f"media file {name!r} deleted")
