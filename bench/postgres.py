@@ -1,5 +1,5 @@
 """Benchmarks on PostgreSQL (``tilewall serve --database``): a throw-away server of its
-own (bench/pgserver.py, as the tests start theirs), hosts on databases seeded through
+own (tests/support/pgserver.py, as the tests start theirs), hosts on databases seeded through
 the host's services, and the takeover of a group of two hosts.
 
 - ``takeover``: a group of two hosts on one database (``--database``, each ``--advertise``
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.support.pgserver import PostgresServer, find_bin_dir, start_server
 
-from bench.pgserver import PostgresServer, find_bin_dir, start_server
 from bench.procs import (
     BENCH,
     LOOPBACK,

@@ -103,7 +103,7 @@ def test_over_every_display(client: Client) -> None:
 def test_failover_groups(client: Client) -> None:
     refused(client.failover.get_v1, 404, "not in a failover group")
     refused(client.failover.leave_v1, 404)
-    # the members of a group share one PostgreSQL database (tests/group); this host is
+    # the members of a group share one PostgreSQL database (tests/system/hostgroup); this host is
     # on SQLite, so it cannot join one
     refused(lambda: client.failover.join_v1("lobby", {"standby": "SYS-OTHER"}), 409, "database")
     refused(lambda: client.failover.join_v1("", {"standby": "X"}), 400, "groupname")

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from tests.support.browser import CONSOLE_ARGS, CONSOLE_VIEWPORT, chromium, console_login
 from tests.support.http import Api
 from tests.support.server import ServerProcess, running

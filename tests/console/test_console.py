@@ -1,6 +1,7 @@
 """The operator console, driven in headless Chromium the way an operator uses it."""
 
 import pytest
+
 from tests.support.browser import CONSOLE_VIEWPORT, console_login, shot
 from tests.support.http import ADMIN, PASSWORD
 from tests.support.media import png_bytes

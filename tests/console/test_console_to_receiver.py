@@ -1,6 +1,7 @@
 """What an operator does in the console shows on a real receiver page."""
 
 import pytest
+
 from tests.support.browser import RED, VIEWPORT, YELLOW, colour_at, near, shot
 from tests.support.topology import source_id
 from tests.support.waiting import wait_until

@@ -3,6 +3,7 @@
 import base64
 
 import pytest
+
 from tests.support.browser import (
     BLUE,
     CONSOLE_ARTIFACTS,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.domain.ports import MemoryStore, simulated_machine
+from tests.support.ports import MemoryStore, simulated_machine
 from tilewall.host.clock import ManualClock
 from tilewall.host.host import Host
 

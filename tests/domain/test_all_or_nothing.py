@@ -6,7 +6,7 @@ import asyncio
 import msgspec
 import pytest
 
-from tests.domain.ports import MemoryStore
+from tests.support.ports import MemoryStore
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
 from tilewall.host.memory import Event

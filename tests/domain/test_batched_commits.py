@@ -9,8 +9,8 @@ from collections.abc import Iterable
 import msgspec
 import pytest
 
-from tests.domain.ports import MemoryStore
 from tests.domain.test_all_or_nothing import WEB, locked_display, snapshot, web
+from tests.support.ports import MemoryStore
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
 from tilewall.host.memory import Event

@@ -14,10 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from bench.pgserver import PostgresServer
 
 from tests.support.app import app_client
 from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
+from tests.support.pgserver import PostgresServer
 from tests.support.server import ServerProcess, free_port
 from tests.support.sources import WEB, create_source
 from tests.support.topology import locked_display, make_wall

@@ -7,8 +7,8 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from bench.pgserver import PostgresServer
 
+from tests.support.pgserver import PostgresServer
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 from tilewall.store import PostgresStore, engine_for

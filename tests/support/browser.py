@@ -70,7 +70,7 @@ def bypass_page_policy(browser: Any) -> None:
     """New contexts and pages of ``browser`` bypass the pages' Content-Security-Policy:
     Playwright's own helpers (``wait_for_function`` with a string, ``add_style_tag``)
     are inline code the policy forbids. That the pages themselves run under it is tested
-    in tests/hardening/test_csp_browser.py."""
+    in tests/console/test_csp.py."""
     for name in ("new_context", "new_page"):
         original = getattr(browser, name)
 

@@ -1,4 +1,4 @@
-"""A real PostgreSQL for the tests: one server for the whole session (bench/pgserver.py:
+"""A real PostgreSQL for the tests: one server for the whole session (tests/support/pgserver.py:
 a throw-away cluster started as the ``postgres`` user), a fresh database per test that
 asks for one, and the databases of the apps under test when they run on PostgreSQL
 (``AppDatabases``: one per data directory, copied from a migrated template, made ahead
@@ -16,7 +16,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from bench.pgserver import PostgresServer, find_bin_dir, start_server
+
+from tests.support.pgserver import PostgresServer, find_bin_dir, start_server
 
 MISSING = (
     "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): "
