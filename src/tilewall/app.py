@@ -36,6 +36,7 @@ from tilewall.api.resources import (
     failover,
     hostgroup,
     licence,
+    live,
     media,
     mirrorgroups,
     network,
@@ -85,6 +86,7 @@ API_MODULES: list[ModuleType] = [
     session,
     presets,
     sources,
+    live,
     network,
     displays,
     zones,
@@ -301,7 +303,9 @@ def create_app(
     )
     metrics = Metrics()
     media = AppRouter(path="/", route_handlers=[media_file], guards=[require_media_access])
-    routes: list[ControllerRouterHandler] = [api, media, metrics_page, *extra_routes]
+    # a live source's frames, taken as media are (app.state.live holds the relays)
+    live_ws = live.live_websocket()
+    routes: list[ControllerRouterHandler] = [api, media, live_ws, metrics_page, *extra_routes]
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(

@@ -20,6 +20,10 @@ the data directory still holds logs, media and local files.
 after a switch, resume or seek every receiver starts, all at that one host instant
 (docs/protocol.md, "Playing to the timeline").
 
+``TILEWALL_LIVE_DELAY_MS`` (0..5000, default 50) is how long after a live frame reaches
+the host every receiver presents it (docs/live.md): room for the network and decoding,
+the same on every tile.
+
 Media live in ``DATA_DIR/media`` unless ``--media-dir`` or ``TILEWALL_MEDIA_DIR`` names
 another directory: the members of a group share one (a network file system, say), so
 that the media every source names are there on whichever member is active.
@@ -42,6 +46,8 @@ DATABASE_ENV = "TILEWALL_DATABASE"
 MEDIA_DIR_ENV = "TILEWALL_MEDIA_DIR"
 ADVERTISE_ENV = "TILEWALL_ADVERTISE"
 START_LEAD_ENV = "TILEWALL_START_LEAD_MS"
+LIVE_DELAY_ENV = "TILEWALL_LIVE_DELAY_MS"
+LIVE_DELAY_MS = 50
 _ADVERTISE = re.compile(r"https?://[^\s/?#]+")
 _DATABASE_URL = re.compile(r"(postgres|postgresql)(\+asyncpg)?://\S*|sqlite(\+aiosqlite)?:///\S+")
 TRUSTED_KEYS_DIR = "trusted-keys"
@@ -69,6 +75,8 @@ class Config:
     advertise: str | None = None
     #: receivers start a timeline just anchored this long after it, all together
     start_lead_ms: int = START_LEAD_MS
+    #: receivers present a live frame this long after it reached the host
+    live_delay_ms: int = LIVE_DELAY_MS
 
     @classmethod
     def load(
@@ -118,6 +126,11 @@ class Config:
         lead = env.get(START_LEAD_ENV, "").strip()
         if lead and not (lead.isdigit() and int(lead) <= 5000):
             raise ConfigError(f"{START_LEAD_ENV} must be milliseconds from 0 to 5000, not {lead!r}")
+        delay = env.get(LIVE_DELAY_ENV, "").strip()
+        if delay and not (delay.isdigit() and int(delay) <= 5000):
+            raise ConfigError(
+                f"{LIVE_DELAY_ENV} must be milliseconds from 0 to 5000, not {delay!r}"
+            )
         return cls(
             managed,
             tuple(keys.values()),
@@ -126,6 +139,7 @@ class Config:
             media_dir=media.resolve() if media else None,
             advertise=given or None,
             start_lead_ms=int(lead) if lead else START_LEAD_MS,
+            live_delay_ms=int(delay) if delay else LIVE_DELAY_MS,
         )
 
 

@@ -14,6 +14,10 @@ TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
 - ``tilewall_store_commit_seconds`` and ``tilewall_store_commit_failures_total`` (each
   a store transaction: a batch of changes, :mod:`tilewall.host.commit`) and
   ``tilewall_store_committed_changes_total`` (changes committed in them);
+- ``tilewall_live_frames_in_total``, ``..._frames_sent_total``,
+  ``..._frames_dropped_total``, ``..._bytes_in_total``, ``..._bytes_sent_total``,
+  ``..._connections_total``, ``..._encoders_total`` and ``tilewall_live_viewers``, by
+  live source id (docs/live.md);
 - ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
 - the process (CPU, memory, open files, start time), Python's GC and platform.
 """
@@ -38,13 +42,14 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from tilewall.api.auth import token_of
 from tilewall.host.host import Host
 from tilewall.host.hostgroup.members import Role
 from tilewall.host.playback import timeline
+from tilewall.live.feeds import LiveRelays
 
 TOKEN_ENV = "TILEWALL_METRICS_TOKEN"
 #: the Prometheus text format generate_latest writes (Litestar adds the charset)
@@ -105,6 +110,37 @@ class HostCollector(Collector):
         for name, count in showing.items():
             shows.add_metric([name], count)
         yield shows
+
+
+class LiveCollector(Collector):
+    """Counters of the live relays, per source, read when scraped."""
+
+    COUNTERS = (
+        ("frames_in", "Frames read from the live input"),
+        ("frames_sent", "Frames sent to viewers (a frame sent to 9 viewers counts 9)"),
+        ("frames_dropped", "Frames not sent to a viewer whose queue was full"),
+        ("bytes_in", "Bytes of video read from the live input"),
+        ("bytes_sent", "Bytes of frames sent to viewers"),
+        ("connections", "Times the live input was opened (first try and reconnects)"),
+        ("encoders", "Transcoders made for the input (one per opening, never per viewer)"),
+    )
+
+    def __init__(self, relays: LiveRelays) -> None:
+        self.relays = relays
+
+    def collect(self) -> Iterator[Metric]:
+        counts = dict(self.relays.counts)
+        for name, text in self.COUNTERS:
+            family = CounterMetricFamily(f"tilewall_live_{name}", text, labels=["source"])
+            for source_id, c in counts.items():
+                family.add_metric([source_id], getattr(c, name))
+            yield family
+        viewers = GaugeMetricFamily(
+            "tilewall_live_viewers", "Connections shown a live source now", labels=["source"]
+        )
+        for source_id in counts:
+            viewers.add_metric([source_id], self.relays.viewers(source_id))
+        yield viewers
 
 
 class Metrics:
@@ -171,6 +207,10 @@ class Metrics:
             "single" if host.hostgroup.role is Role.SOLO else str(host.hostgroup.role)
         )
         host.core.commit_observers.append(self.observe_commit)
+
+    def attach_live(self, relays: LiveRelays) -> None:
+        """Count what the live relays do (``tilewall_live_*`` by source id)."""
+        self.registry.register(LiveCollector(relays))
 
     def observe_commit(self, seconds: float, committed: bool, changes: int) -> None:
         self.commit.observe(seconds)

@@ -20,6 +20,7 @@ from tilewall.host.host import Host, MachineFactory
 from tilewall.host.machine.system import API_LOG, LOGS_DIR
 from tilewall.host.playback import timeline
 from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore, SettingsStore
+from tilewall.live.feeds import LiveRelays
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
@@ -228,6 +229,16 @@ def make_app(
         metrics: Metrics = app.state.metrics
         metrics.attach(host)
         hub.push_observers.append(metrics.observe_fanout)
+        relays = LiveRelays(
+            host.sources,
+            host.core.clock,
+            loaded.live_delay_ms,
+            serving=lambda: host.hostgroup.serving,
+        )
+        host.sources.feeds = relays
+        app.state.live = relays
+        metrics.attach_live(relays)
+        host.hostgroup.add_duty("live streams", relays.start, relays.stop)
         bridge.attach(host, hub)
         await hub.start()
 
@@ -248,6 +259,9 @@ def make_app(
         host: Host | None = getattr(app.state, "host", None)
         if host is not None:
             await host.hostgroup.stop()
+        relays: LiveRelays | None = getattr(app.state, "live", None)
+        if relays is not None:
+            await relays.stop()
         await _stop_demo()
         await hub.stop()
         if host is not None:

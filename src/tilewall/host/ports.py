@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tilewall.host.content.live import LiveStatus
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Snapshot
 from tilewall.host.machine.facts import (
     CatalogueEntry,
@@ -22,6 +23,15 @@ from tilewall.host.machine.facts import (
     PackageVersion,
     SerialSettings,
 )
+
+
+class LiveFeeds(Protocol):
+    """The host's live inputs (cameras, encoders), each relayed once to whatever shows
+    it (``tilewall.live``)."""
+
+    def status(self, source_id: str) -> LiveStatus:
+        """The relay of the live source ``source_id``: idle when nothing shows it."""
+        ...
 
 
 class Clock(Protocol):

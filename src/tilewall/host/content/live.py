@@ -15,6 +15,8 @@ make FFmpeg read the host's own files or processes.
 """
 
 import re
+from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from tilewall.host.errors import Invalid
@@ -34,6 +36,33 @@ TRANSPORTS = ("auto", "tcp", "udp")
 _SECRET_KEYS = re.compile(r"pass|pwd|secret|token|key|auth|sig", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
 HIDDEN = "***"
+
+LiveState = Literal["idle", "connecting", "live", "reconnecting", "failed"]
+
+
+@dataclass(frozen=True)
+class LiveStatus:
+    """A live source as its relay sees it. ``message``: the state in words, with the
+    reason of a failure (never the URL's secrets); the picture's facts are 0/"" until
+    known. ``bitrate`` in bits per second of the input, ``viewers`` connections."""
+
+    state: LiveState = "idle"
+    message: str = "not shown anywhere: opened when a display shows it"
+    codec: str = ""
+    width: int = 0
+    height: int = 0
+    fps: float = 0.0
+    bitrate: int = 0
+    viewers: int = 0
+
+
+@dataclass(frozen=True)
+class LiveInput:
+    """What the host opens for a live source: its URL (with its secrets: never log it;
+    :func:`redact` it) and the RTSP transport (auto, tcp or udp)."""
+
+    url: str
+    transport: str = "auto"
 
 
 def _refuse(name: str, value: str, why: str) -> Invalid:

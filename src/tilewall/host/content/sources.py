@@ -4,13 +4,15 @@ import json
 
 import msgspec
 
-from tilewall.host.content import catalogue
+from tilewall.host.content import catalogue, live
+from tilewall.host.content.live import LiveInput, LiveStatus
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, unique_name
 from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, MirrorGroup, Param, Source, Timeline, Zone
+from tilewall.host.ports import LiveFeeds
 from tilewall.host.state import Core
 
 
@@ -20,6 +22,8 @@ class Sources:
         self._licence = licence
         self._media = media
         self.resolvers = catalogue.Resolvers(media=self._media_name, layout=self._layout_id)
+        #: the relays of live sources (set by the assembly; None: none run here)
+        self.feeds: LiveFeeds | None = None
 
     def _media_name(self, kind: str, name: str) -> str:
         if kind == "dir":
@@ -114,6 +118,35 @@ class Sources:
                 tx.put(obj)
                 tx.affect(*displays)
                 tx.mapping = True
+
+    def live_input(self, source: Source) -> LiveInput | None:
+        """What the host opens for ``source``; None unless it is a stream source whose
+        URL the host relays (``live.is_live``)."""
+        if source.type not in catalogue.STREAMERS:
+            return None
+        url = catalogue.param(source.params, catalogue.URL)
+        if not live.is_live(url):
+            return None
+        transport = catalogue.param(source.params, catalogue.TRANSPORT, "auto")
+        return LiveInput(url, transport if transport in live.TRANSPORTS else "auto")
+
+    def live_source(self, source_id: str) -> tuple[Source, LiveInput]:
+        """The live source ``source_id`` and its input: NotFound for no such source,
+        Invalid for one the host does not relay."""
+        source = self.get(source_id)
+        found = self.live_input(source)
+        if found is None:
+            raise Invalid(
+                f"source {source.name!r} is not a live stream: only a {catalogue.NETWORK_STREAMER}"
+                f" or {catalogue.RTSP_STREAMER} with a live URL (rtsp, srt, rtmp, udp, rtp, "
+                "HLS, MPEG-TS) has a live status"
+            )
+        return source, found
+
+    def live_status(self, source_id: str) -> LiveStatus:
+        """The status of the live source ``source_id`` (see :meth:`live_source`)."""
+        self.live_source(source_id)
+        return LiveStatus() if self.feeds is None else self.feeds.status(source_id)
 
     def layout_ids(self, source: Source) -> list[str]:
         """The layouts of a Command and Control source, in order."""

@@ -1,0 +1,128 @@
+"""Live sources over HTTP: a live source's status (an extension of the interface), and
+the WebSocket ``/live/{sourceId}`` receivers take its frames from (docs/live.md)."""
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import msgspec
+from litestar import WebSocket, get, websocket
+from litestar.exceptions import WebSocketDisconnect
+from litestar.handlers import WebsocketRouteHandler
+
+from tilewall.api.auth import require_media_access
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.host.errors import HostError, Invalid, NotFound
+from tilewall.host.host import Host
+from tilewall.live import wire
+from tilewall.live.feeds import LiveRelays, Standby
+from tilewall.live.relay import Viewer
+
+log = logging.getLogger(__name__)
+
+TAGS = [EXTENSION_TAG, "Sources"]
+LIVE_PATH = "/live/{sourceId:str}"
+#: close codes: no such live source; this host is a standby (as receivers' own 4002)
+CLOSE_NOT_LIVE = 4404
+CLOSE_STANDBY = 4002
+
+
+class LiveStatusBody(msgspec.Struct):
+    state: str = msgspec.field(name="state")
+    message: str
+    codec: str
+    width: int
+    height: int
+    fps: float
+    bitrate: int
+    viewers: int
+
+
+@get(
+    "/sources/{sourceId:str}/status",
+    tags=TAGS,
+    summary="Read a live source's status",
+    description=(
+        "The relay of a live source (a stream source whose URL the host opens: rtsp, "
+        "rtsps, srt, rtmp, rtmps, udp, rtp, HLS or MPEG-TS over http(s)): state is "
+        "idle (nothing shows it), connecting, live, reconnecting or failed, message "
+        "says why; codec, width, height and fps are the input's, bitrate its bits per "
+        "second, viewers the connections it is sent to. 400 for a source that is not live."
+    ),
+    responses=errors(400, 404),
+    operation_class=Extension,
+)
+async def live_status(host: Host, sourceId: str) -> LiveStatusBody:
+    s = host.sources.live_status(sourceId)
+    return LiveStatusBody(
+        s.state, s.message, s.codec, s.width, s.height, s.fps, s.bitrate, s.viewers
+    )
+
+
+ROUTES = [live_status]
+
+
+async def _until_disconnect(socket: WebSocket[Any, Any, Any]) -> None:
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            event = await socket.receive()
+            if event["type"] == "websocket.disconnect":
+                return
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], code: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_text(wire.status("failed", message))
+        await socket.close(code, message[:120])
+
+
+def live_websocket() -> WebsocketRouteHandler:
+    """The route receivers take a live source's frames from: a logged-in session or a
+    locked station's receiver, as for media. The app's ``state.live`` holds the relays
+    (set when the host is opened)."""
+
+    @websocket(
+        LIVE_PATH,
+        name="live-ws",
+        guards=[require_media_access],
+        opt={"exclude_from_auth": True},
+    )
+    async def live_ws(socket: WebSocket[Any, Any, Any], sourceId: str) -> None:
+        await socket.accept()
+        relays: LiveRelays | None = socket.app.state.get("live")
+        if relays is None:
+            await _refuse(socket, CLOSE_STANDBY, "this host relays no live sources yet")
+            return
+
+        async def send(item: bytes | str) -> None:
+            if isinstance(item, bytes):
+                await socket.send({"type": "websocket.send", "bytes": item, "text": None})
+            else:
+                await socket.send({"type": "websocket.send", "bytes": None, "text": item})
+
+        viewer = Viewer(send)
+        try:
+            async with relays.viewing(sourceId, viewer) as relay:
+                sending = asyncio.create_task(viewer.run(relay.counts))
+                closing = asyncio.create_task(_until_disconnect(socket))
+                done, pending = await asyncio.wait(
+                    {sending, closing}, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in pending:
+                    task.cancel()
+                for task in pending:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+                if sending in done and closing not in done:
+                    # the source stopped being live (or the relay closed): let it go
+                    with contextlib.suppress(Exception):
+                        await socket.close(CLOSE_NOT_LIVE)
+        except Standby as standby:
+            await _refuse(socket, CLOSE_STANDBY, str(standby))
+        except (NotFound, Invalid) as error:
+            await _refuse(socket, CLOSE_NOT_LIVE, str(error))
+        except HostError as error:
+            await _refuse(socket, CLOSE_NOT_LIVE, str(error))
+
+    return live_ws

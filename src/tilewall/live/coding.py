@@ -1,0 +1,158 @@
+"""From a demuxed video packet to the H.264 Annex B access units receivers decode: H.264
+passed through as it came (``avcC`` turned Annex B, parameter sets in band), any other
+codec decoded and encoded once with libx264 for every viewer of the stream."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import av
+import av.bitstream
+
+from tilewall.live import nal
+from tilewall.live.opening import InputFailed
+
+#: what receivers decode: H.264 passes through, anything else is transcoded to it
+PASSED = "h264"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """An access unit ready for receivers; ``at`` the host instant to show it (ms)."""
+
+    key: bool
+    at: float
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What a receiver configures its decoder with."""
+
+    codec: str
+    width: int
+    height: int
+    fps: float
+
+
+def frame_rate(stream: Any) -> float:
+    for rate in (stream.average_rate, stream.guessed_rate, stream.base_rate):
+        if rate and 1 <= float(rate) <= 240:
+            return round(float(rate), 3)
+    return 30.0
+
+
+class Passthrough:
+    """H.264 as it came: no decoding, no encoding."""
+
+    transcoded = False
+
+    def __init__(self, stream: Any) -> None:
+        extradata = stream.codec_context.extradata
+        self._stream = stream
+        # RTMP (FLV) and MP4 carry H.264 as length-prefixed units with an avcC header
+        self._bsf = (
+            av.bitstream.BitStreamFilterContext("h264_mp4toannexb", in_stream=stream)
+            if extradata and extradata[:1] == b"\x01"
+            else None
+        )
+        self._sets = nal.ParameterSets(extradata)
+
+    def feed(self, packet: Any, at: float) -> list[Unit]:
+        packets = self._bsf.filter(packet) if self._bsf is not None else [packet]
+        out = []
+        for p in packets:
+            data, key = self._sets.complete(bytes(p), bool(p.is_keyframe))
+            out.append(Unit(key, at, data))
+        return out
+
+    def picture(self) -> Picture | None:
+        ctx = self._stream.codec_context
+        if self._sets.sps is None or not ctx.width:
+            return None
+        return Picture(
+            nal.codec_string(self._sets.sps), ctx.width, ctx.height, frame_rate(self._stream)
+        )
+
+
+class Transcoder:
+    """Decoded and encoded once with libx264 (ultrafast, zero latency: a frame out for
+    each frame in; a key frame every second, parameter sets repeated before each)."""
+
+    transcoded = True
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._decoder = stream.codec_context
+        self._fps = frame_rate(stream)
+        self._encoder: Any = None
+        self._count = 0
+        self._ats: dict[int, float] = {}
+        self._sets = nal.ParameterSets()
+
+    def _encoder_for(self, frame: Any) -> Any:
+        encoder = av.CodecContext.create("libx264", "w")
+        # 4:2:0 needs even sizes
+        encoder.width, encoder.height = frame.width & ~1, frame.height & ~1
+        encoder.pix_fmt = "yuv420p"
+        rate = Fraction(self._fps).limit_denominator(1001)
+        encoder.time_base = 1 / rate
+        encoder.framerate = rate
+        keyint = max(1, round(self._fps))
+        encoder.gop_size = keyint
+        encoder.max_b_frames = 0
+        encoder.options = {
+            "preset": "ultrafast",
+            "tune": "zerolatency",
+            "x264-params": f"keyint={keyint}:min-keyint={keyint}:scenecut=0:repeat-headers=1",
+        }
+        encoder.open()
+        return encoder
+
+    def feed(self, packet: Any, at: float) -> list[Unit]:
+        out: list[Unit] = []
+        try:
+            frames = self._decoder.decode(packet)
+        except av.error.InvalidDataError:
+            return out  # a damaged packet: the decoder picks up at the next
+        for frame in frames:
+            if self._encoder is None:
+                self._encoder = self._encoder_for(frame)
+            if (frame.format.name, frame.width, frame.height) != (
+                "yuv420p",
+                self._encoder.width,
+                self._encoder.height,
+            ):
+                frame = frame.reformat(self._encoder.width, self._encoder.height, "yuv420p")
+            frame.pts = self._count
+            frame.time_base = self._encoder.time_base
+            self._ats[self._count] = at
+            self._count += 1
+            for p in self._encoder.encode(frame):
+                data, key = self._sets.complete(bytes(p), bool(p.is_keyframe))
+                out.append(Unit(key, self._ats.pop(p.pts, at), data))
+        return out
+
+    def picture(self) -> Picture | None:
+        if self._encoder is None or self._sets.sps is None:
+            return None
+        return Picture(
+            nal.codec_string(self._sets.sps), self._encoder.width, self._encoder.height, self._fps
+        )
+
+
+Coding = Passthrough | Transcoder
+
+
+def coding_for(stream: Any, on_encoder: Callable[[], None] = lambda: None) -> Coding:
+    """How ``stream``'s packets become receivers' access units; :class:`InputFailed`
+    (lasting) when its codec cannot be decoded here. ``on_encoder`` is told of each
+    transcoder made (the count of encoders is what a test of "once per stream" reads)."""
+    name = stream.codec_context.name
+    if name == PASSED:
+        return Passthrough(stream)
+    if name not in av.codecs_available:
+        raise InputFailed(f"unsupported codec: {name}", lasting=True)
+    on_encoder()
+    return Transcoder(stream)

@@ -1,0 +1,55 @@
+"""When each frame of a live stream is shown: on the host clock every receiver shares.
+
+A frame is shown at its own timestamp plus an offset, so frames keep the source's
+rhythm however the network bunches them. The offset is set by the first frame to its
+arrival plus ``delay_ms``. A frame that would then be shown less than ``delay_ms -
+drift_ms`` after it arrived (the source or the network fell behind) moves the offset
+later at once, to that frame; frames that all come more than ``drift_ms`` early for a
+whole second (the source's clock runs slow, or a stall has passed) move it earlier, to
+the latest of them. A stream that arrives in bursts (a muxer flushing every few frames)
+so keeps one offset: the one its latest frames need."""
+
+from fractions import Fraction
+
+DRIFT_MS = 50.0
+#: how long frames must come early before the offset moves earlier
+EARLY_FOR_MS = 1000.0
+
+
+class Presenter:
+    def __init__(self, delay_ms: float, drift_ms: float = DRIFT_MS) -> None:
+        self.delay_ms = delay_ms
+        self.drift_ms = drift_ms
+        self._offset: float | None = None
+        self._early_since: float | None = None
+        self._early_latest = 0.0
+        #: how many times the offset moved after the first frame
+        self.reanchored = 0
+
+    def at(self, pts: int | None, time_base: Fraction | None, arrival_ms: float) -> float:
+        """The host instant (ms) to present a frame stamped ``pts`` that arrived at
+        ``arrival_ms``."""
+        target = arrival_ms + self.delay_ms
+        if pts is None or not time_base:
+            return target
+        ts = float(pts * time_base) * 1000.0
+        wanted = target - ts  # the offset that shows this frame delay_ms after arrival
+        if self._offset is None:
+            self._offset = wanted
+        elif wanted > self._offset + self.drift_ms:
+            self._move(wanted)
+        elif wanted < self._offset - self.drift_ms:
+            if self._early_since is None:
+                self._early_since, self._early_latest = arrival_ms, wanted
+            else:
+                self._early_latest = max(self._early_latest, wanted)
+                if arrival_ms - self._early_since >= EARLY_FOR_MS:
+                    self._move(self._early_latest)
+        else:
+            self._early_since = None
+        return ts + self._offset
+
+    def _move(self, offset: float) -> None:
+        self._offset = offset
+        self._early_since = None
+        self.reanchored += 1

@@ -1,0 +1,165 @@
+"""Live sources for the host's relay tests, made by Debian's ffmpeg: a test pattern
+encoded live (H.264, HEVC or MJPEG) and served as MPEG-TS over HTTP by ffmpeg itself
+(``-listen 1``: one connection only, so a second pull of the same stream fails, which is
+what "one connection at the server" is checked with), or pushed over UDP; and viewers of
+``/live/<sourceId>`` as a receiver would be, over a real WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import struct
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.support.server import free_port
+
+FFMPEG = "/usr/bin/ffmpeg"
+ENCODERS = {
+    "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "15"],
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "15"],
+    "mjpeg": ["-c:v", "mjpeg", "-q:v", "8"],
+    "mpeg2": ["-c:v", "mpeg2video", "-g", "15"],
+}
+
+
+@dataclass
+class Publisher:
+    """An ffmpeg process making a live stream at ``url``."""
+
+    url: str
+    args: list[str]
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Publisher:
+        self.process = subprocess.Popen(
+            self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+def _pattern(codec: str, size: str = "320x180", rate: int = 30) -> list[str]:
+    return [
+        FFMPEG,
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-re",
+        "-f",
+        "lavfi",
+        "-i",
+        f"testsrc2=size={size}:rate={rate}",
+        *ENCODERS[codec],
+        "-pix_fmt",
+        "yuvj420p" if codec == "mjpeg" else "yuv420p",
+    ]
+
+
+@contextlib.contextmanager
+def http_ts(codec: str = "h264", port: int | None = None) -> Iterator[Publisher]:
+    """MPEG-TS (MJPEG: multipart JPEG, as cameras serve it, marked ``#live``) served over
+    HTTP by ffmpeg to a single client (it serves one connection, then ends: ``restart``
+    serves again)."""
+    port = port or free_port()
+    if codec == "mjpeg":
+        url = f"http://127.0.0.1:{port}/camera.mjpg"
+        args = [*_pattern(codec), "-f", "mpjpeg", "-listen", "1", url]
+        url += "#live"
+    else:
+        url = f"http://127.0.0.1:{port}/camera.ts"
+        args = [*_pattern(codec), "-f", "mpegts", "-listen", "1", url]
+    publisher = Publisher(url, args).start()
+    try:
+        yield publisher
+    finally:
+        publisher.stop()
+
+
+@contextlib.contextmanager
+def udp_ts(codec: str = "h264") -> Iterator[Publisher]:
+    """MPEG-TS pushed to ``udp://127.0.0.1:PORT`` (the host listens there)."""
+    port = free_port()
+    args = [*_pattern(codec), "-f", "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316"]
+    publisher = Publisher(f"udp://127.0.0.1:{port}", args).start()
+    try:
+        yield publisher
+    finally:
+        publisher.stop()
+
+
+# --- viewers ------------------------------------------------------------------------------
+
+
+@dataclass
+class Frame:
+    key: bool
+    at: float
+    data: bytes
+    received: float
+
+
+@dataclass
+class Seen:
+    """What a viewer of a live source was sent, in order."""
+
+    texts: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    #: binary or text, in the order they came: ("frame", index) or ("text", index)
+    order: list[tuple[str, int]] = field(default_factory=list)
+
+    def states(self) -> list[str]:
+        return [t["state"] for t in self.texts if t["type"] == "status"]
+
+    def configs(self) -> list[dict[str, Any]]:
+        return [t for t in self.texts if t["type"] == "config"]
+
+
+def live_url(base: str, source_id: str) -> str:
+    return base.replace("http://", "ws://") + f"/live/{source_id}"
+
+
+@contextlib.asynccontextmanager
+async def viewer(base: str, source_id: str, session: str) -> Any:
+    """A WebSocket to ``/live/<source_id>`` with the session cookie ``session``."""
+    headers = {"Cookie": f"JSESSIONID={session}"}
+    async with connect(
+        live_url(base, source_id), additional_headers=headers, max_size=1 << 24
+    ) as socket:
+        yield socket
+
+
+async def collect(socket: ClientConnection, seen: Seen, until: Any, timeout: float = 20) -> Seen:
+    """Read from ``socket`` into ``seen`` until ``until(seen)`` holds (or fail after
+    ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not until(seen):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(
+                f"gave up waiting; states {seen.states()}, {len(seen.frames)} frames"
+            )
+        message = await asyncio.wait_for(socket.recv(), left)
+        if isinstance(message, bytes):
+            flags, at = struct.unpack(">Bd", message[:9])
+            seen.frames.append(Frame(bool(flags & 1), at, message[9:], time.time() * 1000))
+            seen.order.append(("frame", len(seen.frames) - 1))
+        else:
+            seen.texts.append(json.loads(message))
+            seen.order.append(("text", len(seen.texts) - 1))
+    return seen

@@ -1,0 +1,182 @@
+"""The host's relay of live sources, driven as receivers drive it: a host served by
+uvicorn, real WebSocket viewers of ``/live/<sourceId>``, live streams made by Debian's
+ffmpeg (tests/live/publish.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+
+from tests.live.publish import Seen, collect, http_ts, udp_ts, viewer
+from tests.support.http import error, ok
+from tests.support.server import running
+from tests.support.sources import RTSP, source_body
+from tests.support.topology import unique
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    yield from running(tmp_path_factory, "live", in_process=True)
+
+
+def _source(host, url: str, **params: str) -> str:
+    body = source_body(RTSP, unique("Camera"), URL=url, **params)
+    return str(ok(host.api.post("/sources", json=body))["sourceId"])
+
+
+def _session(host) -> str:
+    return str(host.api.session)
+
+
+def _status(host, source_id: str) -> dict:
+    return ok(host.api.get(f"/sources/{source_id}/status"))
+
+
+def _counts(host, source_id: str):
+    return host.app.state.live.counts[source_id]
+
+
+def _frames(n: int):
+    return lambda seen: len(seen.frames) >= n
+
+
+async def test_one_pull_for_many_viewers_each_starting_on_a_key_frame(host):
+    with http_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        assert _status(host, source_id)["state"] == "idle"
+        async with viewer(host.url, source_id, _session(host)) as first:
+            seen = await collect(first, Seen(), _frames(45))
+            assert seen.configs()[0]["codec"].startswith("avc1.")
+            assert seen.configs()[0]["codedWidth"] == 320
+            assert seen.configs()[0]["codedHeight"] == 180
+            assert seen.frames[0].key
+            assert seen.frames[0].data.startswith(b"\x00\x00\x00\x01\x67")  # SPS in band
+            status = _status(host, source_id)
+            assert status["state"] == "live" and status["viewers"] == 1
+            assert status["codec"] == "h264" and status["fps"] == 30
+            assert status["bitrate"] > 0
+            # tries before ffmpeg listened count too: none may be added by the joiners
+            pulls = _counts(host, source_id).connections
+            # four more join late; ffmpeg's server takes one connection only, so every
+            # frame they get comes through the host's one pull
+            others = [viewer(host.url, source_id, _session(host)) for _ in range(4)]
+            sockets = [await o.__aenter__() for o in others]
+            try:
+                seens = await asyncio.gather(*(collect(s, Seen(), _frames(20)) for s in sockets))
+                for late in seens:
+                    first_frame = late.order.index(("frame", 0))
+                    assert late.order[:first_frame] == [("text", 0), ("text", 1)]
+                    assert late.texts[0]["type"] == "config" and late.frames[0].key
+                assert _status(host, source_id)["viewers"] == 5
+                assert _counts(host, source_id).connections == pulls
+            finally:
+                for o in others:
+                    await o.__aexit__(None, None, None)
+        # frames are stamped on the host clock, a little after they arrived, in order
+        ats = [f.at for f in seen.frames[-30:]]
+        assert ats == sorted(ats)
+        assert all(abs(f.at - f.received) < 1000 for f in seen.frames[-30:])
+        assert 900 < ats[-1] - ats[0] < 1100  # 30 frames of a 30 fps stream: about 1 s
+
+
+async def test_the_stream_closes_after_the_last_viewer_leaves(host):
+    with http_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            await collect(socket, Seen(), _frames(5))
+        wait_until(lambda: _status(host, source_id)["viewers"] == 0, 5)
+        # it lingers a few seconds (a reload costs no reconnect), then lets go
+        assert host.app.state.live.relays.get(source_id) is not None
+        wait_until(lambda: _status(host, source_id)["state"] == "idle", 15, what="closing")
+        assert source_id not in host.app.state.live.relays
+        # ffmpeg's one-connection server ends when its client goes
+        wait_until(lambda: camera.process.poll() is not None, 10, what="the server let go")
+
+
+@pytest.mark.parametrize("codec", ["hevc", "mjpeg"])
+async def test_other_codecs_are_transcoded_once_for_all_viewers(host, codec):
+    with http_ts(codec) as camera:
+        source_id = _source(host, camera.url)
+        async with (
+            viewer(host.url, source_id, _session(host)) as one,
+            viewer(host.url, source_id, _session(host)) as two,
+        ):
+            seen = await asyncio.gather(
+                collect(one, Seen(), _frames(30)), collect(two, Seen(), _frames(30))
+            )
+            for s in seen:
+                assert s.configs()[0]["codec"].startswith("avc1.")
+                assert s.frames[0].key
+            assert _counts(host, source_id).encoders == 1
+            status = _status(host, source_id)
+            assert status["codec"] == codec and "transcoded" in status["message"]
+
+
+async def test_picture_back_after_the_source_restarts(host):
+    with udp_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            seen = await collect(socket, Seen(), _frames(10))
+            camera.stop()
+            await collect(socket, seen, lambda s: "reconnecting" in s.states(), timeout=10)
+            assert "timeout" in _status(host, source_id)["message"]
+            stopped_at = len(seen.frames)
+            camera.start()
+            back = time.monotonic()
+            await collect(socket, seen, lambda s: len(s.frames) > stopped_at + 5)
+            assert time.monotonic() - back < 8
+            assert seen.states()[-1] == "live"
+
+
+async def test_status_names_each_failure(host):
+    refused = _source(host, "http://127.0.0.1:9/camera.ts")
+    async with viewer(host.url, refused, _session(host)) as socket:
+        seen = await collect(socket, Seen(), lambda s: "failed" in s.states(), timeout=15)
+    assert "refused" in seen.texts[-1]["message"]
+    status = _status(host, refused)
+    assert status["state"] == "failed" and "connection refused" in status["message"]
+
+
+async def test_credentials_never_in_status_or_logs(host, caplog):
+    url = "rtsp://operator:Tr0ub4dor@127.0.0.1:9/stream?password=Sw0rdfish"
+    source_id = _source(host, url)
+    async with viewer(host.url, source_id, _session(host)) as socket:
+        seen = await collect(socket, Seen(), lambda s: "failed" in s.states(), timeout=15)
+    text = str(seen.texts) + str(_status(host, source_id)) + caplog.text
+    assert "Tr0ub4dor" not in text and "Sw0rdfish" not in text and "operator" not in text
+
+
+def test_status_of_what_is_not_live(host):
+    web = ok(
+        host.api.post(
+            "/sources", json=source_body("Web Browser", unique("Page"), URL="https://example.org/")
+        )
+    )
+    message = error(host.api.get(f"/sources/{web['sourceId']}/status"), 400, "not a live stream")
+    assert message
+    error(host.api.get("/sources/no-such-source/status"), 404)
+
+
+async def test_metrics_count_frames_and_viewers(host):
+    with http_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            await collect(socket, Seen(), _frames(20))
+            page = host.api.transport.get(host.url + "/metrics").text
+
+    def value(name: str) -> float:
+        found = re.search(rf'^{name}{{source="{source_id}"}} (\S+)$', page, re.M)
+        assert found, name
+        return float(found.group(1))
+
+    assert value("tilewall_live_frames_in_total") >= 20
+    assert value("tilewall_live_frames_sent_total") >= 20
+    assert value("tilewall_live_bytes_in_total") > 0
+    assert value("tilewall_live_frames_dropped_total") == 0
+    assert value("tilewall_live_viewers") == 1
