@@ -1,5 +1,5 @@
 """How Chromium presents a playing video's frames against the element's media clock: the
-two measurements behind the wall-sync findings in BENCHMARKS.md, on one page, in
+two measurements behind the wall-sync findings in docs/performance-notes.md, on one page, in
 headless Chromium, with nothing of tilewall in it (the demo clip from a plain HTTP
 server).
 

@@ -1,4 +1,5 @@
-"""The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run."""
+"""The results of a run as Markdown and plots; BENCHMARKS.md shows the latest run in its
+generated block (``bench/page.py``)."""
 
 # ruff: noqa: RUF002  (en dashes and multiplication signs are meant)
 
@@ -92,20 +93,12 @@ def _load_note(results: dict[str, Any]) -> list[str]:
     return [note + "."]
 
 
-def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
-    h = "#" * heading
+def run_header(results: dict[str, Any]) -> list[str]:
+    """Where and how the run was made: machine, versions, command, load, what a figure is."""
     s = results["settings"]
     m = results["machine"]
     v = results["versions"]
-    label = results["label"]
-    iface = results["interface"]
-    lines: list[str] = [f"{h} tilewall benchmarks: {label}", ""]
-    if results.get("quick"):
-        lines += [
-            "*Quick run (`make bench-quick`): one run of each, short loads; indicative only.*",
-            "",
-        ]
-    lines += [
+    return [
         f"- **Machine**: {m['logical_cpus']} logical CPUs ({m['physical_cpus']} physical, "
         f"{m['cpu_model']}), {m['memory_gb']} GB memory, {m['os']}; data directories on "
         f"{m['data_dir_filesystem']}.",
@@ -130,6 +123,20 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         "median.",
         "",
     ]
+
+
+def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
+    h = "#" * heading
+    s = results["settings"]
+    label = results["label"]
+    iface = results["interface"]
+    lines: list[str] = [f"{h} tilewall benchmarks: {label}", ""]
+    if results.get("quick"):
+        lines += [
+            "*Quick run (`make bench-quick`): one run of each, short loads; indicative only.*",
+            "",
+        ]
+    lines += run_header(results)
 
     # interface
     lines += [f"{h}# Interface throughput and latency", ""]
@@ -853,126 +860,42 @@ def sync_plot(walls: dict[str, Any], label: str, out_dir: Path, plt: Any) -> Pat
     return path
 
 
-# ---------------------------------------------------------------------------- BENCHMARKS.md
+def write(
+    results: dict[str, Any],
+    out_dir: Path,
+    update_benchmarks_md: bool = True,
+    page: Path = BENCHMARKS_MD,
+) -> None:
+    """The run's Markdown and plots in ``out_dir``; with ``update_benchmarks_md``, its
+    figures in the generated block of ``page`` (nothing else of the page changes)."""
+    if str(ROOT) not in sys.path:  # run as ``python bench/report.py``
+        sys.path.insert(0, str(ROOT))
+    from bench import page as benchmarks_page
 
-INTRO = """\
-# tilewall benchmarks
-
-How fast tilewall answers, how far it scales, and how it compares with what users would
-run instead. `make bench` (about 20 minutes, 2 CPUs) or `make bench-quick` (about 8
-minutes) measures on this machine, writes `bench/results/<date>.json` and `.md` with the
-plots beside them, and rewrites this page to show the latest run. The runner is
-`bench/run.py` (`--help` for its options); `bench/profile.py` profiles the hot read paths.
-
-What is measured:
-
-1. **Interface throughput and latency**: wrk (separate process, one thread, a Lua script
-   carrying the session cookie) against `GET /api/displays`, `GET /api/zones`,
-   `GET /api/sources`, `GET /api/system` and `PUT /api/zones/{id}/switch` (alternating
-   between two sources),
-   on topologies of 10, 100 and 1,000 displays (walls of four displays with one zone
-   each, 20 sources) seeded through the host's services, with uvicorn and with granian.
-   Beside it, in the same rounds: the **ceiling** (a bare Litestar JSON endpoint,
-   `bench/ceiling_app.py`, on the same server with the same settings) and **Prism**
-   (`prism mock` serving tilewall's own OpenAPI document, what a team would stand up to
-   fake this interface).
-2. **Memory and start-up**: RSS of the idle host; spawn to first answered request
-   (`GET /api/openapi.json`; the host keeps the encoded document between starts, so
-   only the first start after an install or upgrade builds it).
-3. **Durable writes**: acknowledged `PUT /api/displays/{id}/tag` per second, one and
-   sixteen clients, with 10, 100 and 1,000 sources stored.
-4. **Growth**: each figure at 1,000 displays divided by the same at 10, and switch
-   fan-out at 1,000 receivers divided by the same at 4.
-5. **Receivers** (`bench/receivers.py`): switch fan-out from `PUT …/switch` to the last
-   of 4, 100 and 1,000 receivers connected over real WebSockets from a separate process
-   (`bench/wsclients.py`); wall sync of 4 and 9 tiles playing one video in headless
-   Chromium (`bench/wallsync.py`); host memory idle and with 100 and 1,000 receivers.
-   Run on its own: `bench/renderer.py`, what Chromium's renderer does with a playing
-   video's frames (rate nudges, the instant of a start, clock steps under a fixed rate
-   and under the receiver's rate bias), on one page; and `bench/wallstarts.py`, many
-   starts of one wall (rounds of a seek, a pause and a resume) and the frames spread
-   after each, to compare two versions of the receiver run after run in turn.
-6. **PostgreSQL and host groups** (`bench/postgres.py`, on a throw-away PostgreSQL
-   server of its own): the interface on PostgreSQL beside SQLite (reads, switches and
-   durable writes, the same rounds), and the takeover of a group of two hosts: `kill -9`
-   of the active host to the first write the other accepts and to every one of 100 and
-   1,000 receivers back on it (goal: under 5 s at 1,000 receivers).
-
-Every figure is the median of several runs (one in a quick run) with its spread; ratios
-compare measurements of the same round. Figures from different machines are not
-comparable; ratios travel better.
-"""
-
-RECEIVER_TODO = """\
-## Receiver benchmarks (not yet measured)
-
-These wait for the receiver hub. The runner already calls their hooks in
-`bench/receivers.py` and records them under the `receivers` key of the results JSON with
-`"status": "not yet measured"`; no figure is shown until one is measured.
-
-- **Switch fan-out** (`receivers.switch_fanout`): time from an acknowledged zone switch to
-  the last of 4 / 100 / 1,000 connected WebSocket receivers having its new render
-  description. *Not yet measured.*
-- **Wall sync in Chromium** (`receivers.wall_sync`): the largest playback position
-  difference between the tiles of one zone, four receiver pages in headless Chromium,
-  target one frame (17 ms). *Not yet measured.*
-- **Memory with receivers** (`receivers.memory_with_receivers`): host RSS with 100 and
-  1,000 receivers connected. *Not yet measured.*
-"""
-
-
-NOT_MEASURED = "not yet measured"
-NOTES_START = "<!-- notes: kept when the page is regenerated -->"
-NOTES_END = "<!-- /notes -->"
-#: hand-written, kept above the latest run (the goals and how far they are met)
-GOALS_START = "<!-- goals: kept above the latest run when the page is regenerated -->"
-GOALS_END = "<!-- /goals -->"
-
-
-def kept(previous: str, start_marker: str, end_marker: str) -> str:
-    """A hand-written section of the previous page, markers included ("" if none)."""
-    start = previous.find(start_marker)
-    end = previous.find(end_marker, start)
-    if start < 0 or end < 0:
-        return ""
-    return previous[start : end + len(end_marker)] + "\n"
-
-
-def benchmarks_md(results: dict[str, Any], previous: str = "") -> str:
-    body = summary(results, image_prefix="bench/results/", heading=2)
-    body = body.replace(
-        f"## tilewall benchmarks: {results['label']}", f"## Latest run: {results['label']}", 1
-    )
-    parts = [INTRO]
-    goals = kept(previous, GOALS_START, GOALS_END)
-    if goals:
-        parts.append(goals)
-    parts.append(body)
-    pending = [
-        r for r in (results.get("receivers") or {}).values() if r.get("status") == NOT_MEASURED
-    ]
-    if pending:
-        parts.append(RECEIVER_TODO)
-    notes = kept(previous, NOTES_START, NOTES_END)
-    if notes:
-        parts.append(notes)
-    return "\n".join(parts)
-
-
-def write(results: dict[str, Any], out_dir: Path, update_benchmarks_md: bool = True) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    plots(results, out_dir)
-    (out_dir / f"{results['label']}.md").write_text(summary(results) + "\n")
+    images = plots(results, out_dir)
+    tables = out_dir / f"{results['label']}.md"
+    tables.write_text(summary(results) + "\n")
     if update_benchmarks_md:
-        previous = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else ""
-        BENCHMARKS_MD.write_text(benchmarks_md(results, previous))
+        benchmarks_page.update(page, results, tables, images)
 
 
 def main() -> None:
-    """Re-render the report of a results file: ``python bench/report.py RESULTS.json``."""
-    path = Path(sys.argv[1])
-    results = json.loads(path.read_text())
-    write(results, path.parent, update_benchmarks_md="--no-benchmarks-md" not in sys.argv)
+    """Re-render the report of a results file: ``python bench/report.py RESULTS.json
+    [--no-benchmarks-md] [--page PAGE]`` (``PAGE``: the page to write the latest run
+    into, BENCHMARKS.md by default)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--no-benchmarks-md", action="store_true")
+    parser.add_argument("--page", type=Path, default=BENCHMARKS_MD)
+    args = parser.parse_args()
+    results = json.loads(args.results.read_text())
+    try:
+        write(results, args.results.parent, not args.no_benchmarks_md, args.page)
+    except ValueError as error:  # the page has no block for the latest run
+        sys.exit(f"{args.page}: {error}")
 
 
 if __name__ == "__main__":

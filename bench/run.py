@@ -3,8 +3,8 @@ Prism, with uvicorn and granian, at 10/100/1000 displays; memory and start-up; d
 writes; growth; receivers (switch fan-out over WebSockets, wall sync in Chromium, memory
 with receivers, bench/receivers.py); PostgreSQL (the interface on PostgreSQL beside
 SQLite, and the takeover of a group of two hosts with 100 and 1,000 receivers,
-bench/postgres.py). Writes bench/results/<date>.json and .md (+ plots), updates
-BENCHMARKS.md.
+bench/postgres.py). Writes bench/results/<date>.json and .md (+ plots), and the latest
+run's block of BENCHMARKS.md (bench/page.py).
 
     python bench/run.py            # the full set (make bench), about 15 minutes
     python bench/run.py --quick    # one run of each, shorter loads (make bench-quick)
@@ -97,7 +97,7 @@ class Settings:
     #: connected receivers count as settled (switches start, memory is sampled) when
     #: none reconnected for this long
     fanout_stable_s: float = 3.0
-    #: one zone of many receivers may never connect (see BENCHMARKS.md); give up sooner
+    #: one zone of many receivers may never connect (docs/performance-notes.md): give up sooner
     fanout_one_zone_timeout_s: float = 30.0
     #: host RSS with this many receivers connected (and with none)
     memory_receivers: list[int] = field(default_factory=lambda: [100, 1000])
