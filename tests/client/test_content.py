@@ -50,6 +50,13 @@ def test_sources_create_read_update_delete(client: Client) -> None:
     refused(lambda: client.sources.get("Menu"), 404, "not found")
     refused(lambda: client.sources.get("Menu", by="name"), 404, "not found")
 
+    # a live source's status: idle until something shows it; none for a web page
+    camera = client.sources.create("Door camera", "RTSP Streamer", {"URL": "rtsp://cam.example/1"})
+    status = client.sources.status("Door camera")
+    assert status["state"] == "idle" and status["viewers"] == 0
+    assert client.sources.status(camera["sourceId"], by="id")["state"] == "idle"
+    refused(lambda: client.sources.status("Demo Clip"), 400, "not a live stream")
+    client.sources.delete("Door camera")
     client.sources.create("Spare", "Web Browser", {"URL": "https://example.org/s"})
     assert "deleted" in client.sources.delete("Spare", by="name")["message"]
     refused(lambda: client.sources.delete("Spare", by="name"), 404)

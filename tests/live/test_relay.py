@@ -5,17 +5,20 @@ ffmpeg (tests/live/publish.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 
 import pytest
+from click.testing import CliRunner
 
 from tests.live.publish import Seen, collect, http_ts, udp_ts, viewer
-from tests.support.http import error, ok
+from tests.support.http import ADMIN, PASSWORD, error, ok
 from tests.support.server import running
 from tests.support.sources import RTSP, source_body
 from tests.support.topology import unique
 from tests.support.waiting import wait_until
+from tilewall.cli import main
 
 pytestmark = pytest.mark.live
 
@@ -163,12 +166,19 @@ def test_status_of_what_is_not_live(host):
     error(host.api.get("/sources/no-such-source/status"), 404)
 
 
-async def test_metrics_count_frames_and_viewers(host):
+async def test_metrics_and_the_command_line_tell_of_a_live_stream(host):
     with http_ts("h264") as camera:
         source_id = _source(host, camera.url)
         async with viewer(host.url, source_id, _session(host)) as socket:
             await collect(socket, Seen(), _frames(20))
             page = host.api.transport.get(host.url + "/metrics").text
+            login = ["--url", host.url, "--user", ADMIN, "--password", PASSWORD]
+            command = ["sources", "status", source_id, "--json", *login]
+            result = await asyncio.to_thread(CliRunner().invoke, main, command)
+        assert result.exit_code == 0, result.output
+        status = json.loads(result.stdout)
+        assert status["state"] == "live" and status["viewers"] == 1
+        assert (status["width"], status["height"]) == (320, 180)
 
     def value(name: str) -> float:
         found = re.search(rf'^{name}{{source="{source_id}"}} (\S+)$', page, re.M)

@@ -92,6 +92,15 @@ def delete_source(source: str, by: By) -> None:
     done(client().sources.delete(source, by=by), f"source {source!r} deleted")
 
 
+@sources.command("status")
+@click.argument("source")
+@by_option
+def source_status(source: str, by: By) -> None:
+    """How a live source is doing: live, reconnecting or failed and why, its picture
+    and bitrate, and how many displays take it."""
+    show(client().sources.status(source, by=by))
+
+
 @sources.command("types")
 def source_types() -> None:
     """The source types the host plays and their params."""
