@@ -12,5 +12,11 @@
   displays, zones, mirror groups, made by ``targets``): generic tests a resource's test
   class inherits
 - ``browser`` and ``waiting``: Chromium pages, screenshots, waiting for conditions
-- ``fakes``: a fake host behind the receiver hub
+- ``fakes``: a fake host behind the receiver hub; ``ports``: the host's ports faked (a
+  store in memory, a simulated machine)
+- ``pgserver``: a throw-away PostgreSQL server (no pytest; the benchmarks use it too)
+- ``serving``: a real ``tilewall serve`` with any options, its output kept
+- ``cluster`` and ``writes``: the hosts of a host group as processes, and a stream of
+  writes to them checked against the database's log of writes
+- ``localtime``: a time zone's wall-clock times as the host's milliseconds
 """
