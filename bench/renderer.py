@@ -225,13 +225,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--count", type=int, default=8, help="nudges of each size")
     parser.add_argument("--phases", type=int, default=2, help="rounds of start phases")
     parser.add_argument(
+        "--phase-ms", help="start phases in ms, comma separated (default: 0, 2, ... 16 ms)"
+    )
+    parser.add_argument(
         "--rates",
         default=",".join(RATES),
         help="rates for the clock steps ('bias': the receiver's)",
     )
     parser.add_argument("--out", type=Path, help="results JSON")
     args = parser.parse_args(argv)
-    phases = [phase for _ in range(args.phases) for phase in range(0, 17, 2)]
+    each = [int(p) for p in args.phase_ms.split(",")] if args.phase_ms else range(0, 17, 2)
+    phases = [phase for _ in range(args.phases) for phase in each]
     rates = [r for r in args.rates.split(",") if r]
     result = measure([float(s) for s in args.steps.split(",")], args.count, phases, rates)
     for step, rows in result["nudges"].items():

@@ -135,6 +135,41 @@ QUICK = Settings(
     takeover_runs=1,
     quick=True,
 )
+#: every benchmark once with tiny settings, to check that they all still run (the tests'
+#: tests/system/test_bench_smoke.py); its figures mean nothing
+SMOKE = Settings(
+    topologies=[4],
+    servers=["granian"],
+    startup_servers=["uvicorn"],
+    ops=["displays", "zone_switch"],  # the other GETs run the same Lua as displays
+    prism_ops=["zone_switch"],
+    runs=1,
+    duration_s=1,
+    warmup_s=0,
+    connections=2,
+    sources=2,
+    startup_runs=1,
+    durable_sources=[3],
+    durable_connections=[2],
+    durable_duration_s=1,
+    durable_displays=4,
+    fanout_one_zone=[3],
+    fanout_walls=[3, 8],
+    fanout_switches=2,
+    fanout_connect_timeout_s=20,
+    fanout_stable_s=0.3,
+    memory_receivers=[8],
+    sync_tiles=[1],  # none where Chromium is missing (parse_args)
+    sync_play_s=1.0,
+    sync_after_s=0.3,
+    sync_settle_timeout_s=1.0,
+    store_displays=4,
+    store_ops=["zones", "display_tag"],
+    takeover_receivers=[4],
+    takeover_runs=1,
+    takeover_timeout_s=30.0,
+    quick=True,
+)
 
 
 def log(message: str) -> None:
@@ -784,6 +819,9 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="one run each, shorter loads")
+    parser.add_argument(
+        "--smoke", action="store_true", help="every benchmark once, tiny: do they still run?"
+    )
     parser.add_argument("--runs", type=int, help="repetitions of each measurement")
     parser.add_argument("--duration", type=int, help="seconds of load per measurement")
     parser.add_argument("--connections", type=int, help="wrk connections")
@@ -811,8 +849,14 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
         "--no-benchmarks-md", action="store_true", help="leave BENCHMARKS.md as it is"
     )
     parser.add_argument("--command", default=None, help="command recorded in the results")
+    parser.add_argument("--work", type=Path, help="where the run's data directories go")
     args = parser.parse_args(argv)
-    settings = replace(QUICK if args.quick else FULL)
+    settings = replace(SMOKE if args.smoke else QUICK if args.quick else FULL)
+    if args.smoke:
+        from bench.wallsync import CHROMIUM
+
+        if not CHROMIUM.exists():
+            settings.sync_tiles = []
     if args.runs:
         settings.runs = args.runs
         settings.startup_runs = args.runs
@@ -870,6 +914,7 @@ def main(argv: list[str] | None = None) -> None:
         label=args.label,
         command=command.strip(),
         update_benchmarks_md=not args.no_benchmarks_md,
+        work_parent=args.work,
     )
 
 

@@ -15,50 +15,37 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.http import ADMIN, PASSWORD
-from tests.support.server import free_port
+from tests.support.server import ServerProcess, free_port, running
 from tilewall.cli import main
 from tilewall.client import Client
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.procs import Proc, tilewall_command, tilewall_program  # noqa: E402
 
 CONNECTION = ("TILEWALL_URL", "TILEWALL_USER", "TILEWALL_PASSWORD")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
-    work = tmp_path_factory.mktemp("cli")
-    port = free_port()
-    proc = Proc(
-        "tilewall-cli",
-        [*tilewall_command(work / "data", port, "uvicorn"), "--demo"],
-        port,
-        "/api/openapi.json",
-        work / "serve.log",
-    )
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TILEWALL_ADMIN_USER", ADMIN)
-        mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
-        mp.delenv("TILEWALL_HOST_MANAGEMENT", raising=False)
-        with proc:
-            proc.start()
-            yield proc
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from running(tmp_path_factory, "cli", demo=True)
 
 
 @pytest.fixture(scope="module")
-def env(server: Proc) -> dict[str, str]:
+def env(server: ServerProcess) -> dict[str, str]:
     """The environment of a user of that host."""
-    return {"TILEWALL_URL": server.base_url, "TILEWALL_USER": ADMIN, "TILEWALL_PASSWORD": PASSWORD}
+    return {"TILEWALL_URL": server.url, "TILEWALL_USER": ADMIN, "TILEWALL_PASSWORD": PASSWORD}
 
 
 @pytest.fixture(scope="module")
-def host(server: Proc) -> Iterator[Client]:
+def host(server: ServerProcess) -> Iterator[Client]:
     """The test's own view of the host, to check what the commands did."""
-    with Client(server.base_url, ADMIN, PASSWORD) as client:
+    with Client(server.url, ADMIN, PASSWORD) as client:
         yield client
+
+
+def tilewall_program() -> list[str]:
+    """``tilewall`` as a user runs it: the console script of this environment."""
+    script = Path(sys.executable).parent / "tilewall"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from tilewall.cli import main; sys.exit(main())"]
 
 
 def tilewall(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -89,8 +76,8 @@ def test_a_table_lists_the_demo_displays(env: dict[str, str]) -> None:
     assert done.stderr == ""
 
 
-def test_json_is_the_hosts_json(server: Proc) -> None:
-    options = ["--url", server.base_url, "--user", ADMIN, "--password", PASSWORD]
+def test_json_is_the_hosts_json(server: ServerProcess) -> None:
+    options = ["--url", server.url, "--user", ADMIN, "--password", PASSWORD]
     code, out, err = run("zones", "list", "--json", *options, env={})
     assert code == 0, err
     zones = json.loads(out)["zones"]

@@ -1,83 +1,59 @@
-"""The benchmarks (bench/, `make bench`) still run: every benchmark once, with tiny
-settings (a few WebSocket receivers, one Chromium tile for a second or two), into a
-temporary directory. No figure is asserted; speed is measured by
+"""The benchmarks (bench/, `make bench`) still run: every benchmark once, as a command
+with tiny settings (a few WebSocket receivers, one Chromium tile for a second or two),
+into a temporary directory. No figure is asserted; speed is measured by
 `make bench`, never by tests."""
 
 import json
 import shutil
+import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.support.browser import CHROMIUM
+from tests.support.pgserver import find_bin_dir
+
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.postgres import missing as postgres_missing  # noqa: E402
-from bench.wallsync import chromium_available  # noqa: E402
-
-CHROMIUM_OK = chromium_available()
-POSTGRES_OK = postgres_missing() is None
+CHROMIUM_OK = CHROMIUM is not None and Path(CHROMIUM).exists()
+POSTGRES_OK = find_bin_dir() is not None
 
 pytestmark = pytest.mark.skipif(
     shutil.which("wrk") is None, reason="wrk is not installed (make test installs it)"
 )
 
 
+def bench(module: str, *args: str, timeout: float) -> None:
+    """``python -m bench.MODULE ARGS`` from the top of the tree; it must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{module}", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def results(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
 @pytest.mark.timeout(300)
 def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
-    from bench import run
-
-    t0 = time.monotonic()
-
-    settings = run.Settings(
-        topologies=[4],
-        servers=["granian"],
-        startup_servers=["uvicorn"],
-        ops=["displays", "zone_switch"],  # the other GETs run the same Lua as displays
-        prism_ops=["zone_switch"],
-        runs=1,
-        duration_s=1,
-        warmup_s=0,
-        connections=2,
-        sources=2,
-        startup_runs=1,
-        durable_sources=[3],
-        durable_connections=[2],
-        durable_duration_s=1,
-        durable_displays=4,
-        fanout_one_zone=[3],
-        fanout_walls=[3, 8],
-        fanout_switches=2,
-        fanout_connect_timeout_s=20,
-        fanout_stable_s=0.3,
-        memory_receivers=[8],
-        sync_tiles=[1] if CHROMIUM_OK else [],
-        sync_play_s=1.0,
-        sync_after_s=0.3,
-        sync_settle_timeout_s=1.0,
-        store_displays=4,
-        store_ops=["zones", "display_tag"],
-        takeover_receivers=[4],
-        takeover_runs=1,
-        takeover_timeout_s=30.0,
+    out, work = tmp_path / "results", tmp_path / "work"
+    bench(
+        "run",
+        *("--smoke", "--label", "smoke", "--command", "pytest", "--no-benchmarks-md"),
+        *("--out", str(out), "--work", str(work)),
+        timeout=280,
     )
-    run.run(
-        settings,
-        out_dir=tmp_path / "results",
-        label="smoke",
-        command="pytest",
-        update_benchmarks_md=False,
-        work_parent=tmp_path / "work",
-        progress=lambda message: print(f"{time.monotonic() - t0:6.1f} {message}"),
-    )
-
-    stored = json.loads((tmp_path / "results" / "smoke.json").read_text())
+    stored = results(out / "smoke.json")
     assert stored["label"] == "smoke"
+    settings = stored["settings"]
     ops = stored["interface"]["servers"]["granian"]["4"]["ops"]
-    for name in settings.ops:
+    for name in settings["ops"]:
         assert ops[name]["runs"][0]["requests"] > 0, name
         assert ops[name]["failed"] == 0, (name, ops[name]["runs"][0]["errors"])
         assert ops[name]["vs_ceiling"]["n"] == 1
@@ -99,7 +75,7 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     memory = receivers["memory_with_receivers"]
     assert memory["status"] == "measured", memory
     assert set(memory["rss_mb"]) == {"0", "8"} and memory["rss_mb"]["8"] > 0
-    summary = (tmp_path / "results" / "smoke.md").read_text()
+    summary = (out / "smoke.md").read_text()
     assert "Interface throughput and latency" in summary and "not yet measured" not in summary
     assert "Switch fan-out" in summary and "Memory with receivers" in summary
     pg = stored["postgres"]
@@ -120,6 +96,7 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
     else:
         assert pg["takeover"]["status"] == "skipped" and "PostgreSQL" in pg["takeover"]["reason"]
     plots = ["latency", "throughput", "durable"]
+    assert settings["sync_tiles"] == ([1] if CHROMIUM_OK else [])
     if CHROMIUM_OK:
         sync = receivers["wall_sync"]["by_tiles"]["1"]
         assert "error" not in sync, sync.get("error")
@@ -127,16 +104,21 @@ def test_every_benchmark_runs_with_tiny_settings(tmp_path: Path) -> None:
         assert "Wall sync in Chromium" in summary
         plots.append("sync")
     for plot in plots:
-        assert (tmp_path / "results" / f"{plot}-smoke.png").stat().st_size > 0
-    assert not list((tmp_path / "work").iterdir()), "the work directory is left behind"
+        assert (out / f"{plot}-smoke.png").stat().st_size > 0
+    assert not list(work.iterdir()), "the work directory is left behind"
 
 
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not CHROMIUM_OK, reason="Chromium is not installed (make test installs it)")
-def test_the_renderer_measurement_runs() -> None:
-    from bench import renderer
-
-    result = renderer.measure([5.0], 1, [4], ["bias"])
+def test_the_renderer_measurement_runs(tmp_path: Path) -> None:
+    out = tmp_path / "renderer.json"
+    bench(
+        "renderer",
+        *("--steps", "5", "--count", "1", "--phases", "1", "--phase-ms", "4"),
+        *("--rates", "bias", "--out", str(out)),
+        timeout=110,
+    )
+    result = results(out)
     _, nudged = result["nudges"]["5.0"]
     assert abs(nudged["clock_moved_ms"] - 5.0) < 2.0  # 200 ms played at rate 1.025
     assert abs(nudged["frames_moved_ms"]) < 30.0  # frames were seen before and after
@@ -152,14 +134,16 @@ def test_the_renderer_measurement_runs() -> None:
 
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not CHROMIUM_OK, reason="Chromium is not installed (make test installs it)")
-def test_the_wall_starts_measurement_runs() -> None:
-    from bench import wallstarts
-
-    result = wallstarts.run(2, 1)
+def test_the_wall_starts_measurement_runs(tmp_path: Path) -> None:
+    out = tmp_path / "wallstarts.json"
+    bench("wallstarts", "--tiles", "2", "--rounds", "1", "--out", str(out), timeout=110)
+    result = results(out)
     assert [s["kind"] for s in result["starts"]] == ["seek", "resume"]
+    bins = len(result["starts"][0]["spreads_ms"])
+    assert bins > 2
     for start in result["starts"]:
-        assert len(start["spreads_ms"]) == wallstarts.BINS
+        assert len(start["spreads_ms"]) == bins
         assert start["spreads_ms"][2] is not None, start  # both tiles showed frames
         assert all(e is not None for e in start["error_ms"]), start  # and told their start
-    summary = wallstarts.summary(result["starts"])
+    summary = result["summary"]
     assert summary["seek"]["first"]["n"] == summary["resume"]["first"]["n"] == 1, summary
