@@ -8,7 +8,9 @@ relays a live stream (docs/protocol.md, "Live sources"):
   host-clock instant, ms since the epoch, at which to present the frame), one H.264
   access unit in Annex B (SPS and PPS in band before every key frame).
 
-A joining viewer gets the frames since the last key frame first, as from the host.
+A joining viewer gets the frames since the last key frame first, as from the host. A
+viewer of ``/live/<name>?format=fmp4`` gets the same stream as fragmented MP4
+(``tilewall.live.fmp4``) in binary messages instead, for pages without WebCodecs.
 Receiver-page tests and benchmarks use it without a host; ``at`` is this machine's wall
 clock plus ``delay_ms``, which is the host clock of a host on the same machine.
 
@@ -33,6 +35,8 @@ from typing import Any
 import av
 import numpy as np
 from websockets.asyncio.server import ServerConnection, serve
+
+from tilewall.live.fmp4 import Fmp4Stream
 
 #: frame size, colours of the quadrants (top left, top right, bottom left, bottom right)
 WIDTH, HEIGHT = 640, 360
@@ -125,6 +129,9 @@ class LiveWire:
     #: connections accepted, and open now
     joins: int = 0
     viewers: set[ServerConnection] = field(default_factory=set)
+    #: the viewers of the fragmented MP4
+    fmp4_viewers: set[ServerConnection] = field(default_factory=set)
+    _fmp4: Fmp4Stream | None = None
     _gop_frames: list[Frame] = field(default_factory=list)
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
@@ -195,20 +202,29 @@ class LiveWire:
 
     async def _viewer(self, ws: ServerConnection) -> None:
         self.joins += 1
-        self.viewers.add(ws)
+        fmp4 = "format=fmp4" in (ws.request.path if ws.request else "")
+        group = self.fmp4_viewers if fmp4 else self.viewers
+        group.add(ws)
         try:
             if self._config:
                 await ws.send(json.dumps(self._config))
             await ws.send(json.dumps(self._status))
-            for frame in list(self._gop_frames):
+            if fmp4 and self._fmp4:
+                for data in self._fmp4.joining():
+                    await ws.send(data)
+            for frame in [] if fmp4 else list(self._gop_frames):
                 await ws.send(frame_message(frame.key, frame.at_ms, frame.data))
             async for _ in ws:  # viewers say nothing; this waits for the close
                 pass
         finally:
-            self.viewers.discard(ws)
+            group.discard(ws)
 
-    async def _broadcast(self, message: str | bytes) -> None:
-        for ws in list(self.viewers):
+    async def _broadcast(self, message: str | bytes, fmp4: bool | None = None) -> None:
+        """To the viewers of frames (``fmp4`` False), of the MP4 (True), or all (None)."""
+        viewers = (
+            {False: self.viewers, True: self.fmp4_viewers}.get(fmp4) if fmp4 is not None else None
+        )
+        for ws in list(viewers if viewers is not None else self.viewers | self.fmp4_viewers):
             with contextlib.suppress(Exception):
                 await ws.send(message)
 
@@ -219,11 +235,12 @@ class LiveWire:
 
     async def _begin(self) -> None:
         self._encoder = self._new_encoder()
+        self._fmp4 = Fmp4Stream(fps=self.fps)
         self._gop_frames = []
         self._producing = True
 
     async def _drop(self) -> None:
-        for ws in list(self.viewers):
+        for ws in list(self.viewers | self.fmp4_viewers):
             await ws.close()
 
     def _new_encoder(self) -> Any:
@@ -269,7 +286,18 @@ class LiveWire:
                     self._status = {"type": "status", "state": "live", "message": ""}
                     await self._broadcast(json.dumps(self._status))
             self._gop_frames.append(frame)
-            await self._broadcast(frame_message(frame.key, frame.at_ms, data))
+            await self._broadcast(frame_message(frame.key, frame.at_ms, data), fmp4=False)
+            await self._fragment(frame)
+
+    async def _fragment(self, frame: Frame) -> None:
+        if self._fmp4 is None:
+            return
+        new = not self._fmp4.init
+        fragment = self._fmp4.push(frame.data, frame.key, frame.at_ms)
+        if new and self._fmp4.init:  # a new stream (resumed): its own initialisation
+            await self._broadcast(self._fmp4.init, fmp4=True)
+        if fragment:
+            await self._broadcast(fragment.data, fmp4=True)
 
     def _config_of(self, key_unit: bytes) -> dict[str, Any]:
         return {

@@ -21,7 +21,10 @@ const STALL_MS = 1000; // no frame for this long: the mark
 const BACKOFF_MIN_MS = 250; // reconnecting after 0.25 s, 0.5 s, 1 s ... 4 s
 const BACKOFF_MAX_MS = 4000;
 const MAX_WAITING = 90; // decoded frames waiting for their instant (3 s at 30 fps)
-const MAX_DECODING = 30; // chunks queued in a decoder this far behind: skip to a key frame
+// A decoder this far behind (chunks queued, and the frame coming late) cannot catch up:
+// skip to the next key frame. A busy moment of the page is waited out.
+const MAX_DECODING = 60;
+const LATE_MS = 500;
 const HEADER_BYTES = 9;
 const LINK_GRACE_MS = 300; // a connection opening (or reopening) this long is not yet trouble
 const SLOW_NOTE = "higher latency: no secure context";
@@ -194,6 +197,7 @@ export function live(source, ctx) {
       expectedMs: null,
       playing: !frozen() && !trouble(),
       frameAt: picture ? picture.shownAt : null,
+      frames: picture ? { ...picture.counts, queued: picture.queued() } : null,
       signal: trouble() || "live",
     }),
     ready: () => (picture ? picture.shownAt !== null : !!fallback && fallback.ready()),
@@ -242,15 +246,19 @@ function canvasPicture(el, source, ctx, clock) {
   let waiting = [];
   /** @type {number | null} the instant (host ms) of the frame on the canvas */
   let shownAt = null;
+  // what became of the frames received (sample(): for people and tests to read)
+  const counts = { received: 0, decoded: 0, drawn: 0, skipped: 0, errors: 0 };
 
   function makeDecoder() {
     decoder = new VideoDecoder({
       output(frame) {
+        counts.decoded += 1;
         waiting.push(frame);
         if (waiting.length > 1 && waiting[waiting.length - 2].timestamp > frame.timestamp) waiting.sort((a, b) => a.timestamp - b.timestamp);
         while (waiting.length > MAX_WAITING) /** @type {VideoFrame} */ (waiting.shift()).close();
       },
       error() {
+        counts.errors += 1;
         decoder = null; // a broken stream or an unsupported codec: a new decoder at the next key frame
         needKey = true;
       },
@@ -262,6 +270,9 @@ function canvasPicture(el, source, ctx, clock) {
     get shownAt() {
       return shownAt;
     },
+    counts,
+    /** Chunks in the decoder and frames waiting for their instant. */
+    queued: () => ({ decoding: decoder ? decoder.decodeQueueSize : 0, waiting: waiting.length }),
     /** @param {LiveConfig} m */
     configure(m) {
       const next = { codec: String(m.codec), codedWidth: Number(m.codedWidth) || undefined, codedHeight: Number(m.codedHeight) || undefined, optimizeForLatency: true };
@@ -284,15 +295,16 @@ function canvasPicture(el, source, ctx, clock) {
       const view = new DataView(data);
       const key = (view.getUint8(0) & 1) === 1;
       const at = view.getFloat64(1);
+      counts.received += 1;
       if (!config) return at;
       if (!decoder || decoder.state === "closed") {
         if (!key) return at;
         makeDecoder();
       }
       const d = /** @type {VideoDecoder} */ (decoder);
-      if (needKey && !key) return at;
-      if (d.decodeQueueSize > MAX_DECODING && !key) {
-        needKey = true; // too far behind: wait for the next key frame
+      if ((needKey || (d.decodeQueueSize > MAX_DECODING && at < clock() - LATE_MS)) && !key) {
+        needKey = true; // too far behind, or joined between key frames: wait for the next one
+        counts.skipped += 1;
         return at;
       }
       needKey = false;
@@ -326,6 +338,7 @@ function canvasPicture(el, source, ctx, clock) {
         }
         draw2d.drawImage(frame, 0, 0);
         shownAt = frame.timestamp / 1000;
+        counts.drawn += 1;
         canvas.dataset.at = String(shownAt);
         if (ctx.record && frameTime !== undefined) {
           const hostMs = now - (performance.now() - frameTime);

@@ -1,0 +1,70 @@
+"""The fragmented MP4 of a live stream (tilewall.live.fmp4): H.264 from libx264 in,
+remuxed and never re-encoded; what a viewer joining gets is a file FFmpeg plays from a
+key frame, frame by frame, with the picture of each frame."""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+
+import av
+
+from tests.support.live_wire import pattern, read_number
+from tilewall.live.fmp4 import Fmp4Stream
+
+FPS = 30
+
+
+def encoded(count: int, gop: int = 10) -> list[tuple[bytes, bool]]:
+    encoder = av.CodecContext.create("libx264", "w")
+    encoder.width, encoder.height, encoder.pix_fmt = 640, 360, "yuv420p"
+    encoder.time_base, encoder.framerate = Fraction(1, FPS), Fraction(FPS, 1)
+    encoder.gop_size = gop
+    encoder.options = {"preset": "ultrafast", "tune": "zerolatency"}
+    encoder.open()
+    units = []
+    for n in range(count):
+        frame = av.VideoFrame.from_ndarray(pattern(n), "rgb24").reformat(format="yuv420p")
+        frame.pts = n
+        units += [(bytes(p), bool(p.is_keyframe)) for p in encoder.encode(frame)]
+    return units
+
+
+def numbers_in(data: bytes) -> list[int | None]:
+    with av.open(io.BytesIO(data)) as container:
+        assert container.streams.video[0].codec_context.name == "h264"
+        return [read_number(f.to_image(), (0, 0, 320, 180)) for f in container.decode(video=0)]
+
+
+def test_a_viewer_joining_gets_a_playable_file_from_the_last_key_frame() -> None:
+    stream = Fmp4Stream(fps=FPS)
+    units = encoded(25)
+    sent = []
+    for n, (unit, key) in enumerate(units):
+        fragment = stream.push(unit, key, 1_000_000.0 + n * 1000 / FPS)
+        if fragment:
+            sent.append(fragment)
+    # one fragment per frame, a frame behind; key frames at 0, 10 and 20
+    assert len(sent) == 24
+    assert [n for n, f in enumerate(sent) if f.key] == [0, 10, 20]
+    assert stream.init.startswith(b"\x00\x00\x00") and b"ftyp" in stream.init[:8]
+
+    # from the start: every frame, in order
+    assert numbers_in(stream.init + b"".join(f.data for f in sent)) == list(range(24))
+    # a viewer joining after frame 24 was pushed: from the key frame of frame 20
+    assert numbers_in(b"".join(stream.joining())) == [20, 21, 22, 23]
+    stream.close()
+
+
+def test_nothing_is_written_before_the_first_key_frame() -> None:
+    units = encoded(12, gop=10)
+    stream = Fmp4Stream(fps=FPS)
+    # the stream is joined after its first key frame: frames 1..9 have no key before them
+    for n, (unit, key) in enumerate(units[1:10], start=1):
+        assert not key
+        assert stream.push(unit, key, n * 33.3) is None
+    assert stream.joining() == []
+    unit, key = units[10]
+    assert key and stream.push(unit, key, 333.0) is None  # written with the next frame
+    assert stream.joining() == [stream.init]
+    stream.close()
