@@ -11,9 +11,11 @@ import contextlib
 import json
 import struct
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -97,6 +99,65 @@ def udp_ts(codec: str = "h264") -> Iterator[Publisher]:
     port = free_port()
     args = [*_pattern(codec), "-f", "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316"]
     publisher = Publisher(f"udp://127.0.0.1:{port}", args).start()
+    try:
+        yield publisher
+    finally:
+        publisher.stop()
+
+
+class _Refusing(BaseHTTPRequestHandler):
+    status = 404
+
+    def do_GET(self) -> None:
+        self.send_response(self.status)
+        if self.status == 401:
+            self.send_header("WWW-Authenticate", 'Basic realm="camera"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def refusing(status: int) -> Iterator[str]:
+    """An HTTP server answering every request with ``status`` (401: a camera refusing
+    the password; 404: no such stream); the URL of a stream on it."""
+    handler = type("Handler", (_Refusing,), {"status": status})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://user:secret@127.0.0.1:{server.server_address[1]}/camera.ts"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def audio_only() -> Iterator[Publisher]:
+    """MPEG-TS over HTTP with a sound and no picture."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/radio.ts"
+    args = [
+        FFMPEG,
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-re",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=440",
+        "-c:a",
+        "mp2",
+        "-f",
+        "mpegts",
+        "-listen",
+        "1",
+        url,
+    ]
+    publisher = Publisher(url, args).start()
     try:
         yield publisher
     finally:

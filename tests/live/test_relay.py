@@ -12,7 +12,15 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from tests.live.publish import Seen, collect, http_ts, udp_ts, viewer
+from tests.live.publish import (
+    Seen,
+    audio_only,
+    collect,
+    http_ts,
+    refusing,
+    udp_ts,
+    viewer,
+)
 from tests.support.http import ADMIN, PASSWORD, error, ok
 from tests.support.server import running
 from tests.support.sources import RTSP, source_body
@@ -144,6 +152,30 @@ async def test_status_names_each_failure(host):
     assert "refused" in seen.texts[-1]["message"]
     status = _status(host, refused)
     assert status["state"] == "failed" and "connection refused" in status["message"]
+
+
+@pytest.mark.parametrize(
+    ("status", "words"), [(401, "401 unauthorized"), (404, "404 no such stream")]
+)
+async def test_status_names_what_the_server_answered(host, status, words):
+    with refusing(status) as url:
+        source_id = _source(host, url)
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            seen = await collect(socket, Seen(), lambda s: "failed" in s.states(), timeout=15)
+    assert words in seen.texts[-1]["message"]
+    found = _status(host, source_id)
+    assert found["state"] == "failed" and words in found["message"]
+    assert "secret" not in str(seen.texts) + str(found)
+
+
+async def test_a_stream_without_picture_says_so(host):
+    with audio_only() as radio:
+        source_id = _source(host, radio.url)
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            # (ffmpeg may not listen yet at the first try: refused, then the truth)
+            seen = await collect(socket, Seen(), lambda s: "no video" in str(s.texts), timeout=15)
+    assert seen.states()[-1] == "failed"
+    assert _status(host, source_id)["message"] == "the stream has no video"
 
 
 async def test_credentials_never_in_status_or_logs(host, caplog):

@@ -1,0 +1,65 @@
+"""In a group of hosts only the active member pulls live streams: a standby turns
+viewers away to the active member, and when the active member dies the new one opens the
+stream for the receivers that come to it."""
+
+from __future__ import annotations
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.live.publish import Seen, collect, udp_ts, viewer
+from tests.support.cluster import Cluster, wait_for
+from tests.support.pgserver import PostgresServer
+from tests.support.topology import unique
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture
+def cluster(postgres_server: PostgresServer, postgres_url: str, tmp_path):
+    made = Cluster(postgres_server, postgres_url, tmp_path)
+    try:
+        yield made
+    finally:
+        made.stop_all()
+
+
+def _token(host) -> str:
+    assert host.api is not None  # logs in (again after a restart)
+    return str(host.token)
+
+
+def _frames(n: int):
+    return lambda seen: len(seen.frames) >= n
+
+
+async def test_only_the_active_member_relays_and_the_next_one_takes_over(cluster):
+    first, second = cluster.start("first", "second")
+    active = cluster.active()
+    standby = second if active is first else first
+    with udp_ts("h264") as camera:
+        body = {
+            "sourceName": unique("Gate"),
+            "sourceType": "RTSP Streamer",
+            "params": [{"type": "", "paramName": "URL", "paramValue": camera.url}],
+        }
+        answer = active.api.post("/sources", json=body)
+        assert answer.status_code == 200, answer.text
+        source_id = answer.json()["sourceId"]
+        wait_for(lambda: source_id in str(standby.api.get("/sources").json()))
+
+        async with viewer(standby.address, source_id, _token(standby)) as socket:
+            seen = Seen()
+            with pytest.raises(ConnectionClosed) as closed:
+                await collect(socket, seen, lambda s: False, timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4002
+            assert seen.states() == ["failed"] and "standby" in seen.texts[0]["message"]
+
+        async with viewer(active.address, source_id, _token(active)) as socket:
+            await collect(socket, Seen(), _frames(10))
+        active.kill()
+        now_active = cluster.active()
+        assert now_active is standby
+        async with viewer(standby.address, source_id, _token(standby)) as socket:
+            seen = await collect(socket, Seen(), _frames(10), timeout=30)
+            assert seen.frames[0].key
