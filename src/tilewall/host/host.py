@@ -21,10 +21,11 @@ from tilewall.host.hostgroup.membership import HostGroup
 from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.machine import troubleshooting
 from tilewall.host.machine.settings import MachineSettings
+from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.machine.system import Machine
 from tilewall.host.memory import State
 from tilewall.host.peripherals.printprofiles import PrintProfiles
-from tilewall.host.peripherals.serial import PortWriter, Serial
+from tilewall.host.peripherals.serial import PortWriter, SeatPorts, Serial
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
@@ -74,6 +75,9 @@ class Host:
         member_store: Persistence | None = None,
         coordination: GroupCoordination | None = None,
     ) -> None:
+        # Services are built in the order they depend on one another: each is given what
+        # it needs, built before it. Only the failover settings and the group of hosts
+        # need each other; that pair is joined once, below, where it is built.
         #: where logs and troubleshooting reports go; None for a host without files
         self.data_dir = data_dir
         #: how the host was set up, as shown in troubleshooting reports
@@ -87,7 +91,7 @@ class Host:
             self.core if member_store is None else Core(member_store, self.core.clock)
         )
         #: the machine: simulated (changes kept in settings) unless host management is on
-        self._platform = machine(CoreSettings(self.member_core))
+        self._machine = MachineSlot(machine(CoreSettings(self.member_core)))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
         self.media = MediaLibrary(media_root)
         self.licence = LicenceRules(self.core, tuple(trusted_keys))
@@ -97,48 +101,25 @@ class Host:
         self.playback = Playback(self.core, self.sources, self.media)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
-        self.descriptions = SeatDescriptions(
-            self.core, self.media, self.overlays, lambda: self.platform.facts
-        )
-        self.failover = Failover(
-            self.member_core,
-            lambda: self.platform.facts.system_id(),
-            lambda: self.platform.facts.interface_names(),
-            group=lambda: self.hostgroup.fresh_status(),
-            changed=lambda: self.hostgroup.policy_changed(),
-        )
-        #: this host's role in its group of hosts on one database (solo on SQLite)
-        self.hostgroup = HostGroup(
-            self.core,
-            self.accounts,
-            coordination,
-            self.failover.policy,
-            online=lambda: self.stations.online,
-            set_online=self.stations.replace_online,
-        )
-        switching = HostNameSwitching(
-            self.member_core,
-            lambda: self.platform,
-            self.failover.policy,
-            facts_changed=lambda: self.machine.facts_changed(),
-        )
-        self.hostgroup.add_duty(
-            "host-name switching", switching.take, switching.give_back, switching.refresh
+        self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
+        self.descriptions = SeatDescriptions(self.core, self.media, self.overlays, self._machine)
+        self.machine = Machine(self.core, self._machine, self.stations, self.licence, data_dir)
+        self.machine_settings = MachineSettings(
+            self._machine, facts_changed=self.machine.facts_changed
         )
         self.printprofiles = PrintProfiles(self.core)
-        self.serial = Serial(self.core, lambda: self.platform.serial)
         #: kiosk agents beside the receiver pages (their serial ports, devices, power)
         self.agents = Agents(self.core, self.stations)
-        host_side = PortWriter(self.serial, lambda: self.platform.serial)
-        self.serial.writer = SeatSerialWriter(self.serial, host_side, self.agents)
-        self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
-        self.machine = Machine(self.core, self._platform, self.stations, self.licence, data_dir)
-        self.machine_settings = MachineSettings(
-            lambda: self.platform, facts_changed=self.machine.facts_changed
+        seat_ports = SeatPorts(self.core)
+        self.serial = Serial(
+            self.core,
+            self._machine,
+            seat_ports,
+            SeatSerialWriter(seat_ports, PortWriter(seat_ports, self._machine), self.agents),
         )
         #: scheduled events, the loop that runs them, and what played (plays: the play
         #: log's store; kept in memory without one)
-        self.schedule = Events(self.core, lambda: self.platform.timezones.current())
+        self.schedule = Events(self.core, self._machine.time_zone)
         self.core.check_changes(self.schedule.refuse_deleting_named)
         self.playlog = PlayLog(self.core, self.playback, self.overlays, plays)
         self.scheduler = Scheduler(
@@ -146,6 +127,23 @@ class Host:
             self.schedule,
             HostEffects(self.core, self.playback, self.presets, self.overlays),
             self.playlog,
+        )
+        self.failover = Failover(self.member_core, self._machine, coordination)
+        #: this host's role in its group of hosts on one database (solo on SQLite)
+        self.hostgroup = HostGroup(
+            self.core, self.accounts, coordination, self.failover.policy, self.stations
+        )
+        # the pair that needs each other: the group asks the failover settings for the
+        # policy (given above), and they tell the group when it changed
+        self.failover.report_to(self.hostgroup)
+        switching = HostNameSwitching(
+            self.member_core,
+            self._machine,
+            self.failover.policy,
+            facts_changed=self.machine.facts_changed,
+        )
+        self.hostgroup.add_duty(
+            "host-name switching", switching.take, switching.give_back, switching.refresh
         )
         self.hostgroup.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
         #: reads the machine facts again now and then (every member, active or not)
@@ -187,13 +185,13 @@ class Host:
     @property
     def platform(self) -> MachineAdapters:
         """The machine adapters; simulated unless host management is on."""
-        return self._platform
+        return self._machine.adapters
 
     @platform.setter
     def platform(self, platform: MachineAdapters) -> None:
         # tests swap adapters (say, recording serial ports); every service sees the swap
-        self._platform = platform
-        self.machine.platform = platform
+        self._machine.adapters = platform
+        self.machine.facts_changed()
 
     async def submit_troubleshooting_report(self, form: troubleshooting.ReportForm) -> Path:
         """Keep the form and build the report archive (see :mod:`troubleshooting`)."""

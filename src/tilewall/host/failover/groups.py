@@ -13,7 +13,7 @@ host's database, else the request answers 409 saying the hosts do not share one.
 """
 
 import ipaddress
-from collections.abc import Awaitable, Callable
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import msgspec
@@ -22,6 +22,8 @@ from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.hostgroup.members import GroupStatus, MemberInfo
 from tilewall.host.hostgroup.membership import Policy
 from tilewall.host.machine.facts import SYSTEM_ID_SETTING
+from tilewall.host.machine.slot import MachineSlot
+from tilewall.host.ports import GroupCoordination
 from tilewall.host.state import Core
 
 V1 = "failover_v1"
@@ -141,21 +143,33 @@ def _interface(value: str, field: str) -> str:
     return value
 
 
+class PolicyListener(Protocol):
+    async def policy_changed(self) -> None:
+        """This member's failover settings changed."""
+        ...
+
+
 class Failover:
     def __init__(
-        self,
-        core: Core,
-        system_id: Callable[[], Awaitable[str]],
-        interfaces: Callable[[], list[str]],
-        group: Callable[[], Awaitable[GroupStatus | None]] | None = None,
-        changed: Callable[[], Awaitable[None]] | None = None,
+        self, core: Core, machine: MachineSlot, coordination: GroupCoordination | None
     ) -> None:
         #: this member's own settings (not the group's shared state)
         self._core = core
-        self._system_id = system_id
-        self._interfaces = interfaces
-        self._group = group
-        self._changed = changed
+        self._machine = machine
+        #: the group of hosts on this database; None for a host on its own store
+        self._coordination = coordination
+        self._listener: PolicyListener | None = None
+
+    def report_to(self, listener: PolicyListener) -> None:
+        """Tell ``listener`` of every change of the failover settings; set once.
+
+        The host's group of hosts asks this service for its :meth:`policy`, and this
+        service tells the group when the policy changed: the two need each other, so the
+        group is built with :meth:`policy` and handed here once it exists.
+        """
+        if self._listener is not None:
+            raise RuntimeError("the failover settings already report to a listener")
+        self._listener = listener
 
     def policy(self) -> Policy:
         """What this member's failover settings say about taking the active role."""
@@ -180,16 +194,15 @@ class Failover:
         return Policy()
 
     async def _announce(self) -> None:
-        if self._changed is not None:
-            await self._changed()
+        if self._listener is not None:
+            await self._listener.policy_changed()
 
     async def _shared_group(self) -> GroupStatus:
-        status = None if self._group is None else await self._group()
-        if status is None:
+        if self._coordination is None:
             raise Conflict(
                 "this host keeps its state in a database of its own (SQLite); " + SHARED_DATABASE
             )
-        return status
+        return await self._coordination.fresh_status()
 
     async def _check_peer(self, peer_ip: str) -> None:
         """The peer must be another member registered in this host's database."""
@@ -229,7 +242,7 @@ class Failover:
 
     async def system_id(self) -> str:
         """This host's stable system id (the one GET /system reports), made if needed."""
-        return await self._system_id()
+        return await self._machine.adapters.facts.system_id()
 
     async def replace_system_id(self, system_id: str) -> None:
         """Give this host another system id (a second member of a group on one machine)."""
@@ -352,7 +365,7 @@ class Failover:
 
     def available_interfaces(self) -> list[str]:
         try:
-            return list(self._interfaces())
+            return list(self._machine.adapters.facts.interface_names())
         except Exception:  # a machine without the facility still answers
             return []
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from tilewall.host.hostgroup.membership import Policy
-from tilewall.host.ports import MachineAdapters
+from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ class HostNameSwitching:
     def __init__(
         self,
         member: Core,
-        machine: Callable[[], MachineAdapters],
+        machine: MachineSlot,
         policy: Callable[[], Policy],
         facts_changed: Callable[[], None] = lambda: None,
     ) -> None:
@@ -43,7 +43,7 @@ class HostNameSwitching:
         policy = self._policy()
         if not (policy.in_group and policy.hostname_switching and policy.group_name):
             return
-        hostname = self._machine().hostname
+        hostname = self._machine.adapters.hostname
         wanted = host_name_for(policy.group_name)
         current = hostname.get()
         if current == wanted:
@@ -70,7 +70,7 @@ class HostNameSwitching:
         if not isinstance(own, str) or not own:
             return
         try:
-            await self._machine().hostname.set(own)
+            await self._machine.adapters.hostname.set(own)
         finally:
             self._facts_changed()
         async with self._member.change() as tx:

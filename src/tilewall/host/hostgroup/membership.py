@@ -23,6 +23,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from tilewall.host.access.accounts import Accounts
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Role, Snapshot
@@ -47,6 +48,17 @@ class Policy:
     hostname_switching: bool = False
 
 
+class Presence(Protocol):
+    """The seats whose receivers are connected to this member (the host's stations)."""
+
+    @property
+    def online(self) -> set[str]: ...
+
+    def replace_online(self, seats: frozenset[str]) -> None:
+        """These seats are online, no other."""
+        ...
+
+
 @dataclass
 class _Duty:
     name: str
@@ -66,11 +78,9 @@ class HostGroup:
         accounts: Accounts,
         coordination: GroupCoordination | None,
         policy: Callable[[], Policy],
-        online: Callable[[], set[str]] = set,
-        set_online: Callable[[frozenset[str]], None] = lambda _: None,
+        presence: Presence,
     ) -> None:
-        self._online = online
-        self._set_online = set_online
+        self._presence = presence
         self._core = core
         self._accounts = accounts
         self.coordination = coordination
@@ -168,7 +178,7 @@ class HostGroup:
     async def activated(self, snapshot: Snapshot) -> None:
         async with self._switch:
             await self._install(snapshot)
-            self._set_online(frozenset())  # its receivers say hello to it now
+            self._presence.replace_online(frozenset())  # its receivers say hello to it now
             self.role = Role.ACTIVE
             self._cancel_failback()
         log.info("this host is the active member of its group (revision %d)", snapshot.revision)
@@ -209,11 +219,11 @@ class HostGroup:
         self._check_failback()
 
     def presence(self) -> frozenset[str]:
-        return frozenset(self._online())
+        return frozenset(self._presence.online)
 
     def presence_changed(self, seats: frozenset[str]) -> None:
         if self.role is Role.STANDBY:
-            self._set_online(seats)
+            self._presence.replace_online(seats)
 
     # --- internals --------------------------------------------------------------------
 

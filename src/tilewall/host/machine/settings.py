@@ -15,7 +15,7 @@ from tilewall.host.machine.facts import (
     NetworkInterface,
     PackageVersion,
 )
-from tilewall.host.ports import MachineAdapters
+from tilewall.host.machine.slot import MachineSlot
 
 #: how long an interface update may take before the answer says "accepted, applying"
 APPLY_GRACE_SECONDS = 1.0
@@ -40,7 +40,7 @@ class RemoteControl:
 class MachineSettings:
     def __init__(
         self,
-        machine: Callable[[], MachineAdapters],
+        machine: MachineSlot,
         facts_changed: Callable[[], None] = lambda: None,
     ) -> None:
         self._machine = machine
@@ -51,10 +51,10 @@ class MachineSettings:
     # host name
 
     def host_name(self) -> str:
-        return self._machine().hostname.get()
+        return self._machine.adapters.hostname.get()
 
     async def set_host_name(self, name: str) -> str:
-        hostname = self._machine().hostname
+        hostname = self._machine.adapters.hostname
         try:
             await hostname.set(name)
         finally:
@@ -64,23 +64,23 @@ class MachineSettings:
     # time zone
 
     def time_zone(self) -> TimeZone:
-        zones = self._machine().timezones
+        zones = self._machine.adapters.timezones
         return TimeZone(zones.current(), zones.current_offset_minutes(), zones.available())
 
     async def set_time_zone(self, zone: str) -> TimeZone:
-        await self._machine().timezones.set(zone)
+        await self._machine.adapters.timezones.set(zone)
         return self.time_zone()
 
     # network interfaces
 
     async def network_interfaces(self) -> list[NetworkInterface]:
-        return await self._machine().network.list()
+        return await self._machine.adapters.network.list()
 
     async def update_network_interface(self, update: InterfaceUpdate) -> bool:
         """Validate and start applying ``update``; True when it took effect within the
         grace period, False when it is still being applied. A failure within the grace
         period raises :class:`Failed` with the reason."""
-        network = self._machine().network
+        network = self._machine.adapters.network
         try:
             await network.update(update)
             await asyncio.wait_for(network.wait_idle(), APPLY_GRACE_SECONDS)
@@ -113,31 +113,31 @@ class MachineSettings:
     # packages
 
     async def manifest(self) -> list[PackageVersion]:
-        return await self._machine().packages.manifest()
+        return await self._machine.adapters.packages.manifest()
 
     async def package_catalogue(self) -> list[CatalogueEntry]:
-        return await self._machine().packages.catalogue()
+        return await self._machine.adapters.packages.catalogue()
 
     async def install_packages(self, names: Sequence[str]) -> list[CatalogueEntry]:
         """Install catalogue packages and answer the catalogue afterwards."""
         if not names:
             raise Invalid("give the names of the packages to install")
-        packages = self._machine().packages
+        packages = self._machine.adapters.packages
         await packages.install(names)
         return await packages.catalogue()
 
     # remote control by a support partner
 
     async def remote_control(self) -> RemoteControl:
-        machine = self._machine()
+        machine = self._machine.adapters
         return RemoteControl(
             await machine.remote.status(), machine.host_management, machine.remote.service
         )
 
     async def start_remote_control(self) -> RemoteControl:
-        await self._machine().remote.start()
+        await self._machine.adapters.remote.start()
         return await self.remote_control()
 
     async def stop_remote_control(self) -> RemoteControl:
-        await self._machine().remote.stop()
+        await self._machine.adapters.remote.stop()
         return await self.remote_control()

@@ -28,6 +28,7 @@ from tilewall.host.machine.facts import (
     OsRelease,
     StationProbe,
 )
+from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.ports import MachineAdapters
 from tilewall.host.state import Core
 from tilewall.host.topology.stations import Stations
@@ -118,13 +119,13 @@ class Machine:
     def __init__(
         self,
         core: Core,
-        platform: MachineAdapters,
+        machine: MachineSlot,
         stations: Stations,
         licence: LicenceRules,
         data_dir: Path | None,
     ) -> None:
         self._core = core
-        self._platform = platform
+        self._machine = machine
         self._stations = stations
         self._licence = licence
         self.data_dir = data_dir
@@ -134,17 +135,12 @@ class Machine:
 
     @property
     def platform(self) -> MachineAdapters:
-        return self._platform
-
-    @platform.setter
-    def platform(self, platform: MachineAdapters) -> None:
-        self._platform = platform
-        self.facts_changed()
+        return self._machine.adapters
 
     # machine facts
 
     def _read_facts(self) -> MachineFacts:
-        facts = self._platform.facts
+        facts = self._machine.adapters.facts
         return MachineFacts(
             facts.host_name(), facts.primary_ipv4(), facts.os_release(), build_data()
         )
@@ -183,7 +179,7 @@ class Machine:
                 log.exception("could not read the machine facts again")
 
     async def info(self) -> SystemInfo:
-        facts = self._platform.facts
+        facts = self._machine.adapters.facts
         machine = self.machine_facts()
         return SystemInfo(
             # read now: a simulated host name is a setting, changed with the state

@@ -9,20 +9,27 @@ with whether it was delivered; the last ``KEEP`` of each seat are kept in the se
 
 import base64
 import binascii
-from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Protocol
 from urllib.parse import urlsplit
 
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound, Unavailable
 from tilewall.host.machine.facts import SerialSettings
+from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.model import SerialRecord
-from tilewall.host.ports import SerialPorts
 from tilewall.host.state import Core
 
 KEEP = 100
 MAX_BYTES = 64 * 1024
 LOG_PREFIX = "serial_log:"
+#: the setting with the serial port of each seat given one
+PORTS = "serial_ports"
+
+
+def require_station(core: Core, seat_id: str) -> str:
+    if seat_id not in core.state.stations:
+        raise NotFound(f"station {seat_id!r} not found")
+    return seat_id
 
 
 class SerialWriter(Protocol):
@@ -45,12 +52,45 @@ def decode_data(data_b64: object) -> bytes:
     return data
 
 
+class SeatPorts:
+    """The serial port each seat was given (a tilewall extension), kept in the setting
+    ``serial_ports``: read by the writer that sends a seat's commands, and set through
+    :class:`Serial`."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def port(self, seat_id: str) -> str:
+        require_station(self._core, seat_id)
+        ports = self._core.setting(PORTS, dict[str, str], {})
+        return ports.get(seat_id, "")
+
+    async def set_port(self, seat_id: str, port: str) -> str:
+        """Give a seat its serial port: a device under /dev, or a pyserial URL
+        (socket://host:port, rfc2217://host:port, loop://); "" removes it."""
+        self.port(seat_id)
+        port = check_port(port)
+        async with self._core.change() as tx:
+            ports = self._core.setting(PORTS, dict[str, str], {})
+            if port:
+                ports[seat_id] = port
+            else:
+                ports.pop(seat_id, None)
+            tx.put_setting(PORTS, ports)
+        return port
+
+
 class Serial:
     def __init__(
-        self, core: Core, ports: Callable[[], SerialPorts], writer: SerialWriter | None = None
+        self,
+        core: Core,
+        machine: MachineSlot,
+        ports: SeatPorts,
+        writer: SerialWriter | None = None,
     ) -> None:
         self._core = core
-        self._ports = ports
+        self._machine = machine
+        self._seat_ports = ports
         #: None: commands are recorded, not sent
         self.writer = writer
 
@@ -59,14 +99,14 @@ class Serial:
     ) -> SerialSettings:
         """The settings as the port takes them; the one rule is the serial adapter's."""
         try:
-            return self._ports().check_settings(baud_rate, data_bits, parity, stop_bits)
+            return self._machine.adapters.serial.check_settings(
+                baud_rate, data_bits, parity, stop_bits
+            )
         except Invalid as error:
             raise Invalid(f"serialSettings.{error}") from None
 
     def _seat(self, seat_id: str) -> str:
-        if seat_id not in self._core.state.stations:
-            raise NotFound(f"station {seat_id!r} not found")
-        return seat_id
+        return require_station(self._core, seat_id)
 
     def records(self, seat_id: str) -> list[SerialRecord]:
         """The commands recorded for a seat, oldest first."""
@@ -126,26 +166,12 @@ class Serial:
     # the port of each seat (a tilewall extension)
 
     def port(self, seat_id: str) -> str:
-        self._seat(seat_id)
-        ports = self._core.setting(PORTS, dict[str, str], {})
-        return ports.get(seat_id, "")
+        return self._seat_ports.port(seat_id)
 
     async def set_port(self, seat_id: str, port: str) -> str:
-        """Give a seat its serial port: a device under /dev, or a pyserial URL
-        (socket://host:port, rfc2217://host:port, loop://); "" removes it."""
-        self._seat(seat_id)
-        port = check_port(port)
-        async with self._core.change() as tx:
-            ports = self._core.setting(PORTS, dict[str, str], {})
-            if port:
-                ports[seat_id] = port
-            else:
-                ports.pop(seat_id, None)
-            tx.put_setting(PORTS, ports)
-        return port
+        return await self._seat_ports.set_port(seat_id, port)
 
 
-PORTS = "serial_ports"
 URL_SCHEMES = ("socket", "rfc2217", "loop")
 
 
@@ -180,17 +206,17 @@ class PortWriter:
     """Writes a seat's commands to the serial port it was given, through the machine's
     serial adapter (pyserial)."""
 
-    def __init__(self, serial: Serial, ports: Callable[[], SerialPorts]) -> None:
-        self._serial = serial
+    def __init__(self, ports: SeatPorts, machine: MachineSlot) -> None:
         self._ports = ports
+        self._machine = machine
 
     async def write(self, seat_id: str, settings: SerialSettings, data: bytes) -> None:
-        port = self._serial.port(seat_id)
+        port = self._ports.port(seat_id)
         if not port:
             raise Conflict(
                 f"no serial port configured for seat {seat_id!r} (PUT /api/serial/{seat_id}/port)"
             )
-        await self._ports().open_and_write(
+        await self._machine.adapters.serial.open_and_write(
             port,
             settings.baud_rate,
             settings.data_bits,

@@ -2,13 +2,10 @@
 host's state, its overlays and its name and address. The receiver hub sends it; the
 interface shows the same description to clients that draw the picture."""
 
-import socket
-from collections.abc import Callable
-
+from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.playback.overlays import SETTING as OVERLAYS_SETTING
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.playlist import MediaCatalog
-from tilewall.host.ports import Facts
 from tilewall.host.render.description import HostInfo, RenderState, describe
 from tilewall.host.render.overlays import OverlaySwitches
 from tilewall.host.state import Core
@@ -23,19 +20,20 @@ class SeatDescriptions:
         core: Core,
         media: MediaCatalog,
         overlays: Overlays,
-        facts: Callable[[], Facts],
+        machine: MachineSlot,
     ) -> None:
         self._core = core
         self._media = media
         self._overlays = overlays
-        self._facts = facts
+        self._machine = machine
         self._info: HostInfo | None = None
         self._switches: tuple[object, OverlaySwitches] | None = None
 
     def host_info(self) -> HostInfo:
         """The name and address shown on pairing and welcome screens (read once)."""
         if self._info is None:
-            self._info = HostInfo(socket.gethostname(), self._facts().primary_ipv4() or "127.0.0.1")
+            facts = self._machine.adapters.facts
+            self._info = HostInfo(facts.host_name(), facts.primary_ipv4() or "127.0.0.1")
         return self._info
 
     def overlays(self) -> OverlaySwitches:

@@ -15,7 +15,7 @@ import msgspec
 
 from tilewall.host.errors import Conflict, NotFound, Unavailable
 from tilewall.host.machine.facts import SerialSettings
-from tilewall.host.peripherals.serial import Serial, SerialWriter
+from tilewall.host.peripherals.serial import SeatPorts, SerialWriter
 from tilewall.host.state import Core
 from tilewall.host.topology.stations import Stations
 
@@ -217,13 +217,13 @@ class SeatSerialWriter:
     /serial/{seat}/port), else the port of the seat's agent. No port at all: 409; an
     agent with a port that is offline: 503."""
 
-    def __init__(self, serial: Serial, host_side: SerialWriter, agents: Agents) -> None:
-        self._serial = serial
+    def __init__(self, ports: SeatPorts, host_side: SerialWriter, agents: Agents) -> None:
+        self._ports = ports
         self._host_side = host_side
         self._agents = agents
 
     async def write(self, seat_id: str, settings: SerialSettings, data: bytes) -> None:
-        if self._serial.port(seat_id):
+        if self._ports.port(seat_id):
             await self._host_side.write(seat_id, settings, data)
             return
         port = self._agents.serial_port(seat_id)
