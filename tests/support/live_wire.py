@@ -307,3 +307,58 @@ class LiveWire:
             "codedHeight": self.height,
             "fps": self.fps,
         }
+
+
+@dataclass
+class UdpPattern:
+    """The same frame-numbered picture as a camera or encoder pushes it: H.264 in
+    MPEG-TS over UDP to ``url`` (a host's live source listens there), from a thread.
+    ``stop()`` and ``start()`` again: the source goes away and comes back; numbers go on."""
+
+    port: int
+    fps: int = 30
+    gop: int = 30
+    made: int = 0
+    _thread: threading.Thread | None = None
+    _stopping: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def url(self) -> str:
+        return f"udp://127.0.0.1:{self.port}"
+
+    @property
+    def last(self) -> int:
+        return self.made - 1
+
+    def start(self) -> UdpPattern:
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._push, name="udp-pattern", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread:
+            self._thread.join(10)
+        self._thread = None
+
+    def _push(self) -> None:
+        target = f"{self.url}?pkt_size=1316"
+        with av.open(target, "w", format="mpegts") as out:
+            stream = out.add_stream("libx264", rate=self.fps)
+            stream.width, stream.height, stream.pix_fmt = WIDTH, HEIGHT, "yuv420p"
+            stream.codec_context.gop_size = self.gop
+            stream.codec_context.options = {"preset": "ultrafast", "tune": "zerolatency"}
+            started = time.monotonic()
+            first = self.made
+            while not self._stopping.is_set():
+                n = self.made - first
+                time.sleep(max(started + n / self.fps - time.monotonic(), 0))
+                frame = av.VideoFrame.from_ndarray(pattern(self.made), "rgb24")
+                frame = frame.reformat(format="yuv420p")
+                frame.pts = n
+                for packet in stream.encode(frame):
+                    out.mux(packet)
+                self.made += 1
+            for packet in stream.encode(None):
+                out.mux(packet)

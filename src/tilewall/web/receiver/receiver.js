@@ -53,15 +53,17 @@ function keepKey(key) {
   } catch {}
   mediaKey(key);
 }
-// The host sends media (/media/...) only to a session or a locked station's key: the key
-// goes with every media request as a cookie of this seat's own (img and video elements
-// cannot send headers). It is set before the state that names media is applied.
+// The host sends media (/media/...) and live streams (/live/...) only to a session or a
+// locked station's key: the key goes with every such request as a cookie of this seat's
+// own (img and video elements, and WebSockets, cannot send headers). It is set before
+// the state that names them is applied.
 const MEDIA_COOKIE_PREFIX = "tilewall_key_";
+const KEYED_PATHS = ["/media", "/live"];
 function mediaKey(key) {
   const name = MEDIA_COOKIE_PREFIX + String(seat).replace(/[^A-Za-z0-9_-]/g, "_");
   const secure = location.protocol === "https:" ? "; Secure" : "";
   const value = key && KEY_PATTERN.test(key) ? `${key}; max-age=31536000` : "; max-age=0";
-  document.cookie = `${name}=${value}; path=/media; SameSite=Strict${secure}`;
+  for (const path of KEYED_PATHS) document.cookie = `${name}=${value}; path=${path}; SameSite=Strict${secure}`;
 }
 
 // --- clock ----------------------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""A live source on a real host's 2x2 wall, shown by four receiver pages in real
+Chromium: the host opens the stream (MPEG-TS over UDP, a frame-numbered picture), every
+tile shows its quarter and, when the source stops, the same last frame with the mark
+naming why; the picture comes back when the source does. The console's source editor
+tests the source: the host's status and the picture."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.support.browser import (
+    CONSOLE_VIEWPORT,
+    VIEWPORT,
+    console_login,
+    near,
+    needs_chromium,
+    open_receiver,
+    rig,
+    screenshot,
+)
+from tests.support.live_wire import QUADRANT_COLOURS, UdpPattern, read_number
+from tests.support.server import ServerProcess, free_port
+from tests.support.sources import RTSP, source_body
+from tests.support.waiting import wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
+
+W, H = VIEWPORT["width"], VIEWPORT["height"]
+SEATS = ("live-tl", "live-tr", "live-bl", "live-br")
+MONITOR_W, MONITOR_H = 1920, 1080
+
+
+@dataclass
+class LiveWall:
+    host: ServerProcess
+    context: Any
+    pages: list[Any]
+    camera: UdpPattern
+    source_id: str
+
+    def numbers(self, name: str) -> list[int | None]:
+        return [
+            read_number(screenshot(page, f"live-host-{name}-{n}"))
+            for n, page in enumerate(self.pages)
+        ]
+
+    def marks(self) -> list[str | None]:
+        return [
+            page.evaluate(
+                "() => { const m = document.querySelector('.live .nosignal');"
+                " return m && !m.hidden ? m.textContent : null; }"
+            )
+            for page in self.pages
+        ]
+
+
+def monitors(ids: list[int]) -> list[dict[str, Any]]:
+    out = []
+    for n, display_id in enumerate(ids):
+        col, row = n % 2, n // 2
+        geometry = {
+            "width": MONITOR_W,
+            "height": MONITOR_H,
+            "centerX": MONITOR_W / 2 + col * MONITOR_W,
+            "centerY": MONITOR_H / 2 + row * MONITOR_H,
+            "rotationDegrees": 0,
+        }
+        out.append(
+            {
+                "displayId": display_id,
+                "monitorGeometry": geometry,
+                "monitorDiagonal": {"lengthInMillimeter": 1400},
+            }
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveWall]:
+    for host, context in rig(tmp_path_factory, "live-wall", in_process=True):
+        pages = [open_receiver(context, host, seat) for seat in SEATS]
+        ids = [host.lock(seat) for seat in SEATS]
+        created = host.ok("POST", "/videowalls", json={"name": "Camera wall", "monitors": []})
+        host.ok("PUT", f"/videowalls/{created['id']}", json={"monitors": monitors(ids)})
+        zone = host.ok(
+            "POST",
+            "/zones",
+            json={"zoneName": "All", "videowallId": created["id"], "displayIds": ids},
+        )
+        camera = UdpPattern(free_port()).start()
+        body = source_body(RTSP, "Gate camera", URL=camera.url)
+        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
+        host.ok("PUT", f"/zones/{zone['zoneId']}/switch", params={"destinationSourceId": source_id})
+        try:
+            yield LiveWall(host, context, pages, camera, source_id)
+        finally:
+            camera.stop()
+            for page in pages:
+                page.close()
+
+
+def test_the_wall_shows_the_camera_in_quarters(wall: LiveWall) -> None:
+    for page in wall.pages:
+        page.wait_for_selector("canvas.live-picture[data-at]", timeout=20_000)
+    wait_until(lambda: all(n is not None for n in wall.numbers("quarters")), what="numbers")
+    for n, page in enumerate(wall.pages):
+        image = screenshot(page)
+        got = image.getpixel((int(W * 0.1), int(H * 0.1)))
+        assert near(got, QUADRANT_COLOURS[n]), (n, got)
+    status = wall.host.ok("GET", f"/sources/{wall.source_id}/status")
+    assert status["state"] == "live" and status["viewers"] == len(SEATS), status
+
+
+def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveWall) -> None:
+    for page in wall.pages:
+        page.wait_for_selector("canvas.live-picture[data-at]", timeout=20_000)
+    wall.camera.stop()
+    wait_until(lambda: all(wall.marks()), timeout=10, what="the no-signal mark on every page")
+    # the host says why once its read times out; the pages show it
+    wait_until(
+        lambda: all("no answer" in (m or "") for m in wall.marks()),
+        timeout=15,
+        what=f"the host's reason on the pages: {wall.marks()}",
+    )
+    held = wall.numbers("held")
+    assert held[0] is not None and held == [held[0]] * 4, held
+    assert held[0] >= wall.camera.last - 3, (held, wall.camera.last)
+
+    wall.camera.start()
+    back_at = time.monotonic()
+    wait_until(lambda: not any(wall.marks()), timeout=10, what="the marks cleared")
+    print(f"picture back {time.monotonic() - back_at:.2f} s after the camera")
+    back = wall.numbers("back")
+    assert all(n is not None and n > (held[0] or 0) for n in back), (back, held)
+
+
+def test_the_console_tests_the_camera(wall: LiveWall) -> None:
+    page = wall.context.browser.new_context(viewport=CONSOLE_VIEWPORT).new_page()
+    console_login(page, wall.host.url, "#/sources")
+    page.click("button[aria-label='Edit Gate camera']")
+    page.click("button[aria-label='Test Gate camera']")
+    result = page.locator(".source-test-result")
+    result.locator("strong").wait_for()
+    assert result.get_attribute("data-state") == "live", result.inner_text()
+    assert "640×360" in result.inner_text(), result.inner_text()
+    # and the picture, drawn by the receiver's renderer
+    page.wait_for_selector(".source-test-picture canvas.live-picture[data-at]", timeout=15_000)
+    page.context.close()
