@@ -43,14 +43,33 @@ run: install
 test: install system-deps bench-deps
 	$(BIN)/pytest -q -n auto --maxprocesses 4 tests/api
 	$(BIN)/pytest -q --durations=25 --ignore=tests/api
+	$(MAKE) test-js
 
 lint: install
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
+	$(MAKE) lint-js
+
+# The pages' JavaScript (src/tilewall/web): TypeScript's checker over its JSDoc types and
+# ESLint, with the versions package-lock.json pins; unit tests with Node's test runner.
+JS_STAMP := node_modules/.installed
+.PHONY: lint-js test-js
+
+$(JS_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(JS_STAMP)
+
+lint-js: system-deps $(JS_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.sw.json
+	node_modules/.bin/eslint
+
+test-js: system-deps
+	node --test tests/web/
 
 clean:
-	rm -rf $(VENV) $(DATA_DIR) .pytest_cache .mypy_cache .ruff_cache bench/node_modules bench/.work
+	rm -rf $(VENV) node_modules $(DATA_DIR) .pytest_cache .mypy_cache .ruff_cache bench/node_modules bench/.work
 
 # Benchmarks (BENCHMARKS.md): wrk and Prism are installed by scripts/bench-deps.
 bench-deps:

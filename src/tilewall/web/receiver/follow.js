@@ -122,7 +122,7 @@ export function prepare(video) {
 function nextTurn(h, from) {
   const u = phase(h, from);
   const edges = [TURN_MS, TURN_MS + BIAS_HOLD_MS, 2 * TURN_MS + BIAS_HOLD_MS, BIAS_PERIOD_MS];
-  return h - u + edges.find((e) => e > u);
+  return h - u + (edges.find((e) => e > u) ?? BIAS_PERIOD_MS); // u < BIAS_PERIOD_MS
 }
 
 // learned on this page: how long play() takes to start the media clock (the median of the
@@ -152,7 +152,10 @@ const vsync = { first: null, at: null, ms: 1000 / 60 }; // performance times of 
   const times = [];
   const frame = (t) => {
     times.push(t);
-    if (times.length < 24) return requestAnimationFrame(frame);
+    if (times.length < 24) {
+      requestAnimationFrame(frame);
+      return;
+    }
     const gaps = times.slice(1).map((x, i) => x - times[i]).sort((a, b) => a - b);
     const median = gaps[gaps.length >> 1];
     if (median > 5 && median < 50) vsync.ms = median;

@@ -283,7 +283,7 @@ class Store {
   async clampToQuota() {
     try {
       const { quota } = await navigator.storage.estimate();
-      if (quota > 0) this.budget = Math.min(this.budget, Math.floor(quota / 2));
+      if (quota && quota > 0) this.budget = Math.min(this.budget, Math.floor(quota / 2));
     } catch {}
   }
 

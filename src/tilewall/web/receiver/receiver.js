@@ -19,7 +19,16 @@ const TICK_MS = 100;
 const STATUS_MS = 2000;
 const CLOCK_MS = 5000;
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The page's element with this id (index.html has every one asked for).
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the receiver page has no #${id}`);
+  return el;
+}
 const query = new URLSearchParams(location.search);
 
 // --- identity -------------------------------------------------------------------------
@@ -70,8 +79,10 @@ function mediaKey(key) {
 
 const localNow = () => performance.timeOrigin + performance.now();
 const clock = {
-  samples: [], // {rtt, offset}, newest last
+  /** @type {{rtt: number, offset: number}[]} newest last */
+  samples: [],
   offset: 0,
+  /** @type {number | null} */
   rtt: null,
   add(t0, t1, t2, t3) {
     const rtt = Math.max(t3 - t0 - (t2 - t1), 0);
@@ -152,17 +163,22 @@ function sample() {
 // gone the page tries the active member first, then every member in turn, then the
 // host it was loaded from, with backoff after each full round.
 
+/** @type {{members: string[], active: string | null, at: string | null, tried: number, welcomedBy: string | null}} */
 const group = { members: [], active: null, at: null, tried: 0, welcomedBy: null };
 try {
   const saved = JSON.parse(localStorage.getItem(GROUP_KEY) || "null");
   if (saved && Array.isArray(saved.members)) Object.assign(group, { members: saved.members, active: saved.active || null });
 } catch {}
 
+/** The hosts to try, in order: the group's active member first, each once. */
 function candidates() {
   const seen = new Set();
-  return [group.active, ...group.members, location.origin].filter((a) => typeof a === "string" && /^https?:\/\//.test(a) && !seen.has(a) && seen.add(a));
+  /** @type {(a: string | null) => a is string} */
+  const usable = (a) => typeof a === "string" && /^https?:\/\//.test(a) && !seen.has(a) && !!seen.add(a);
+  return [group.active, ...group.members, location.origin].filter(usable);
 }
 
+/** @returns {string} */
 function nextHost() {
   const list = candidates();
   const pick = list[group.tried % list.length];
@@ -357,8 +373,9 @@ function drop() {
 }
 
 function connect() {
-  group.at = nextHost();
-  const opening = new WebSocket(`${group.at.replace(/^http/, "ws")}/receiver/ws`);
+  const at = nextHost();
+  group.at = at;
+  const opening = new WebSocket(`${at.replace(/^http/, "ws")}/receiver/ws`);
   socket = opening;
   // a host that lost its power or network may never answer: try the next one
   setTimeout(() => socket === opening && opening.readyState === WebSocket.CONNECTING && drop(), 3000);
@@ -397,7 +414,8 @@ async function start() {
 }
 start();
 
-window.tilewall = {
+// the page's hooks for the kiosk agent and the tests
+Object.defineProperty(window, "tilewall", { value: {
   get seatId() {
     return seat;
   },
@@ -433,4 +451,4 @@ window.tilewall = {
   sample,
   /** Frames shown and starts of videos since host instant `since` (screen.js sync()). */
   sync: (since) => (picture ? picture.sync(since) : { frames: [], starts: [], learned: null }),
-};
+} });

@@ -105,7 +105,9 @@ export function render(container, description, clock, options = {}) {
 
   function build(s, key) {
     const content = s.content;
-    scene = { key, renderer: null, tile: null, box: null, showing: s.role };
+    /** @type {{key: string, renderer: import("./sources.js").Renderer | null, tile: any, box: any, showing: string}} */
+    const built = { key, renderer: null, tile: null, box: null, showing: s.role };
+    scene = built;
     if (s.role === "pairing") {
       const p = s.pairing;
       view.appendChild(
@@ -141,8 +143,9 @@ export function render(container, description, clock, options = {}) {
     }
     scene.showing = content.source.type;
     const muted = !!options.muted || s.role === "tile";
-    scene.renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record });
-    host.appendChild(scene.renderer.el);
+    const renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record });
+    built.renderer = renderer;
+    host.appendChild(renderer.el);
   }
 
   /** Build the scene of `s`; a source shown before stays under it until the new one shows. */

@@ -83,7 +83,9 @@ async function claim(seat) {
   heard.set(seat, seen);
   asking.add(seat);
   channel.postMessage({ t: "who", seat, tab });
-  await new Promise((resolve) => setTimeout(resolve, ASK_MS));
+  await new Promise((resolve) => {
+    setTimeout(resolve, ASK_MS);
+  });
   asking.delete(seat);
   heard.delete(seat);
   if (seen.mine) return false;

@@ -237,11 +237,11 @@ function deck(el, ctx, describe, onFrame) {
       return pending.get(key) || (shown && shown.key === key ? shown : null);
     },
     /**
-     * Bring `key` on screen as soon as it can be. prepare(piece) moves a video waiting
+     * Bring `key` on screen as soon as it can be. near(piece) moves a video waiting
      * to be shown towards the timeline and says whether it is close enough. The piece
      * for `key` is returned (shown or not).
      */
-    want(key, prepare) {
+    want(key, near) {
       if (shown) checkStalled(shown);
       let p = shown && shown.key === key && !shown.failed ? shown : pending.get(key);
       if (!p) {
@@ -257,7 +257,7 @@ function deck(el, ctx, describe, onFrame) {
         retryDue(p);
         return p;
       }
-      const close = prepare ? prepare(p) : true;
+      const close = near ? near(p) : true;
       // over a piece shown, a video that has drawn once may rise (see-through until it
       // draws up there): a throttled page presents frames of hidden videos seldom
       if (showable(p) || (shown && p.raisedAt == null && close && risable(p))) {
@@ -335,7 +335,7 @@ function slotTarget(items, timeline, key) {
   return (h) => {
     const into = positionAt(timeline, h) - start;
     const s = Math.min(Math.max(into, 0), duration) / 1000;
-    if (!playing || into >= duration) return { s, moving: false, startsAt: null, from: null };
+    if (!playing || begins === null || into >= duration) return { s, moving: false, startsAt: null, from: null };
     const from = Math.max(begins, startOf(timeline));
     return h < from ? { s, moving: false, startsAt: from, from } : { s, moving: true, startsAt: null, from };
   };
@@ -350,6 +350,7 @@ function play(media, items, timeline, hostMs, ctx) {
   const wake = ctx.wake || nowhere;
   const record = ctx.record || nowhere;
   const slot = locate(items, positionAt(timeline, hostMs), timeline.repeat);
+  if (!slot) return; // an empty list shows nothing
   const item = items[slot.index];
   const target = slotTarget(items, timeline, slot.key);
   const follow = (p) => p.node.readyState >= 1 && drive(p.node, hostMs, target, wake, record);
@@ -390,6 +391,7 @@ function signage(source, ctx) {
   const fit = FITS[source.scaling] || "contain";
   const items = source.items;
   let timeline = ctx.timeline;
+  /** @type {Sample} */
   let lastSample = { showing: "signage", item: null, positionMs: null, playing: false };
   const itemOf = (key) => items[key % items.length];
 
@@ -432,6 +434,7 @@ function signage(source, ctx) {
     const playing = onTime && timeline.state === "playing" && !slot.ended && hostMs >= startOf(timeline);
     let positionMs = onTime ? slot.offsetMs : null;
     if (item.kind === "video") positionMs = onTime ? shown.node.currentTime * 1000 : null;
+    /** @type {Sample} */
     const s = { showing: "signage", item: item.name, positionMs, expectedMs: slot.offsetMs, playing };
     if (!onTime) s.waiting = items[slot.index].name; // holding the last item shown meanwhile
     return s;
@@ -505,7 +508,7 @@ function stream(source, ctx) {
     framesOf(() => items, ctx, () => timeline),
   );
 
-  function live(video) {
+  function keepPlaying(video) {
     const playing = timeline.state === "playing";
     if (playing && video.paused) video.play().catch(() => {});
     else if (!playing && !video.paused) video.pause();
@@ -518,7 +521,8 @@ function stream(source, ctx) {
     const duration = p ? p.node.duration : NaN;
     if (!(Number.isFinite(duration) && duration > 0)) return;
     items = [{ name: source.url, url: source.url, kind: "video", durationMs: duration * 1000 }];
-    media.rekey(0, locate(items, positionAt(timeline, hostMs), true).key);
+    const slot = locate(items, positionAt(timeline, hostMs), true);
+    if (slot) media.rekey(0, slot.key);
   }
 
   return {
@@ -529,8 +533,8 @@ function stream(source, ctx) {
     tick(hostMs) {
       if (!items) learn(hostMs);
       if (items) return play(media, items, { ...timeline, repeat: true }, hostMs, ctx);
-      const wanted = media.want(0, (p) => p.node.readyState >= 1 && live(p.node));
-      if (media.shown && media.shown === wanted) live(media.shown.node);
+      const wanted = media.want(0, (p) => p.node.readyState >= 1 && keepPlaying(p.node));
+      if (media.shown && media.shown === wanted) keepPlaying(media.shown.node);
       else if (media.shown && !media.shown.node.paused) media.shown.node.pause();
       media.endTick();
     },
@@ -608,7 +612,34 @@ function layout(source, ctx) {
 
 const RENDERERS = { signage, web, stream, live, layout, blank };
 
-/** A renderer for a render-description source. */
+/**
+ * What a renderer shows at an instant (the receiver's status, sync measurements).
+ * @typedef {object} Sample
+ * @property {string} showing
+ * @property {string | null} item
+ * @property {number | null} positionMs
+ * @property {number | null} [expectedMs]
+ * @property {boolean} playing
+ * @property {string} [waiting] the item due, while the last one shown is held
+ */
+
+/**
+ * A source on screen.
+ * @typedef {object} Renderer
+ * @property {HTMLElement} el
+ * @property {(timeline: any) => void} setTimeline
+ * @property {(hostMs: number) => void} tick
+ * @property {(hostMs?: number | null) => Sample | null} sample
+ * @property {() => boolean} ready
+ * @property {() => void} retry
+ * @property {() => void} freeze
+ * @property {() => void} destroy
+ */
+
+/**
+ * A renderer for a render-description source.
+ * @returns {Renderer}
+ */
 export function render(source, ctx) {
   return (RENDERERS[source.type] || blank)(source, ctx);
 }

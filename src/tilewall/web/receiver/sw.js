@@ -32,23 +32,25 @@ const KEPT_TIMEOUT_MS = 2000; // media with a kept copy wait this long for the h
 const PROBE_MS = 2000;
 let away = false;
 let probedAt = 0;
+// this script runs as a service worker: its global scope is the worker's
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll(SHELL))
       .catch(() => {})
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k.startsWith("tilewall-receiver-") && k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
@@ -110,7 +112,7 @@ function ranged(blob, header, type) {
 
 async function keptCopy(url) {
   const cache = await caches.open(MEDIA_CACHE);
-  return cache.match(new URL(url.pathname, self.location.origin).href);
+  return cache.match(new URL(url.pathname, worker.location.origin).href);
 }
 
 /** `cached` (a whole file) as an answer to `request`: a range of it if asked. */
@@ -151,11 +153,11 @@ async function media(request, url) {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   // live sources are now or never: no copy of them is kept or answered from
   if (url.pathname.startsWith("/live/")) return;
   if (url.pathname.startsWith("/media/")) {

@@ -12,6 +12,10 @@ export class ApiError extends Error {
     this.status = status;
     this.method = method;
     this.path = path;
+    /** The host answered 404/405 without a message of its own: it lacks the operation. */
+    this.notOffered = false;
+    /** The body was the host's JSON error, so `message` is the host's own words. */
+    this.hostShaped = false;
   }
   /** The host does not offer this operation (yet). */
   get missing() {
@@ -19,8 +23,12 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {(error: ApiError) => void} */
 let unauthorized = () => {};
-/** Called with the ApiError when the session is missing or expired. */
+/**
+ * Called with the ApiError when the session is missing or expired.
+ * @param {(error: ApiError) => void} fn
+ */
 export function onUnauthorized(fn) {
   unauthorized = fn;
 }
@@ -103,18 +111,34 @@ async function failure(response, method, path) {
 }
 
 /**
- * Call the interface. `path` is relative to /api. Options: query (object), json (body),
- * body (raw), auth (false for the login call: a 401 there is not a lost session),
- * onResponse (called with a successful Response before its body is read, e.g. for headers).
+ * @typedef {object} CallOptions
+ * @property {Record<string, unknown>} [query] the query string's parameters (empty ones left out)
+ * @property {unknown} [json] a body sent as JSON
+ * @property {BodyInit} [body] a raw body
+ * @property {boolean} [auth] false for the login call: a 401 there is not a lost session
+ * @property {Record<string, string>} [headers]
+ * @property {(response: Response) => void} [onResponse] called with a successful Response
+ *   before its body is read, e.g. for headers
+ */
+
+/**
+ * Call the interface. `path` is relative to /api.
  * Resolves with parsed JSON, text, or null (empty body).
+ * @param {string} method
+ * @param {string} path
+ * @param {CallOptions} [options]
+ * @returns {Promise<any>}
  */
 export async function api(method, path, { query: params, json, body, auth = true, headers, onResponse } = {}) {
   const url = `${BASE}${path}${query(params)}`;
   // the host records the console as what triggered the plays its requests cause
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", [CLIENT_HEADER]: "console", ...headers } };
+  /** @type {Record<string, string>} */
+  const sent = { Accept: "application/json", [CLIENT_HEADER]: "console", ...headers };
+  /** @type {RequestInit} */
+  const init = { method, credentials: "same-origin", headers: sent };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
-    init.headers["Content-Type"] = "application/json";
+    sent["Content-Type"] = "application/json";
   } else if (body !== undefined) {
     init.body = body;
   }
@@ -147,14 +171,24 @@ export async function api(method, path, { query: params, json, body, auth = true
   return text;
 }
 
+/** @type {(path: string, opts?: CallOptions) => Promise<any>} */
 export const get = (path, opts) => api("GET", path, opts);
+/** @type {(path: string, json?: unknown, opts?: CallOptions) => Promise<any>} */
 export const put = (path, json, opts = {}) => api("PUT", path, { ...opts, json });
+/** @type {(path: string, json?: unknown, opts?: CallOptions) => Promise<any>} */
 export const post = (path, json, opts = {}) => api("POST", path, { ...opts, json });
+/** @type {(path: string, opts?: CallOptions) => Promise<any>} */
 export const del = (path, opts) => api("DELETE", path, opts);
 
 /**
  * Upload a file to the media library with PUT /api/media/<name>, the file as the body.
  * onProgress(fraction) is called as the upload goes. Resolves with the host's file entry.
+ */
+/**
+ * @param {string} name
+ * @param {File} file
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<any>}
  */
 export function uploadMedia(name, file, onProgress = () => {}) {
   const path = `/media/${encodePath(name)}`;

@@ -3,7 +3,7 @@
 import { api, onUnauthorized } from "./api.js";
 import * as live from "./live.js";
 import { watchGroup, stopWatchingGroup } from "./group.js";
-import { h, clear, fill, errorBox, showError, field, checkbox } from "./ui.js";
+import { byId, h, clear, errorBox, showError, field, checkbox } from "./ui.js";
 import { renderOverview } from "./views/overview.js";
 import { renderPresets } from "./views/presets.js";
 import { renderAlerts } from "./views/alerts.js";
@@ -31,8 +31,8 @@ const ROUTES = {
   settings: { title: "Host settings", render: renderSettings },
 };
 
-const main = document.getElementById("main");
-const topbar = document.getElementById("topbar");
+const main = byId("main");
+const topbar = byId("topbar");
 let cleanup = null;
 
 export function parseHash(hash = location.hash) {
@@ -66,6 +66,7 @@ function render() {
   topbar.hidden = !!route.public;
   document.body.classList.toggle("public", !!route.public);
   for (const a of document.querySelectorAll("#nav a")) {
+    if (!(a instanceof HTMLElement)) continue;
     if (a.dataset.route === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
@@ -81,7 +82,7 @@ function render() {
 
 window.addEventListener("hashchange", render);
 
-document.getElementById("logout").addEventListener("click", async () => {
+byId("logout").addEventListener("click", async () => {
   try {
     await api("DELETE", "/session", { auth: false });
   } catch {
@@ -91,10 +92,10 @@ document.getElementById("logout").addEventListener("click", async () => {
   location.hash = "#/login";
 });
 
-document.getElementById("skip-link").addEventListener("click", () => main.focus());
+byId("skip-link").addEventListener("click", () => main.focus());
 
 // live connection indicator in the top bar
-const conn = document.getElementById("conn");
+const conn = byId("conn");
 live.subscribe((state) => {
   if (state.error && state.error.status !== 401) {
     conn.textContent = "Host not answering";

@@ -38,6 +38,7 @@ export async function stopTarget(target, fallbackSourceId = "") {
   await live.refresh();
 }
 
+/** @param {{onClose?: () => void}} [options] */
 export function createControlPanel({ onClose } = {}) {
   const el = h("aside", { class: "panel card", "aria-label": "Switch and control" });
   let current = null; // target key

@@ -1,7 +1,7 @@
 // The group of hosts this console's host belongs to: a banner while it is a standby.
 
 import { get } from "./api.js";
-import { h } from "./ui.js";
+import { byId, h } from "./ui.js";
 
 let timer = null;
 let banner = null;
@@ -10,7 +10,7 @@ function show(group) {
   const standby = group && group.role === "standby";
   if (!banner) {
     banner = h("div", { class: "standby-banner", id: "standby-banner", role: "status", hidden: true });
-    document.getElementById("topbar").after(banner);
+    byId("topbar").after(banner);
   }
   banner.hidden = !standby;
   if (!standby) return;

@@ -13,17 +13,38 @@ const MEDIAINFO_BATCH = 24; // at most this many mediainfo calls per poll
 const RENDER_BATCH = 24; // at most this many render descriptions per poll
 const CLOCK_SAMPLES = 16;
 
+// The interface's answers as the console reads them (docs/SPEC): the fields named here
+// are the ones it uses; the rest pass through.
+/** @typedef {{displayId: number, isOnline?: boolean, playingSourceId?: string, isShowingWelcomeScreen?: boolean, [field: string]: any}} Display */
+/** @typedef {{zoneId: string, zoneName: string, zoneDisplays?: {displayId: number, isSelected: boolean}[], playingSourceId?: string, isShowingWelcomeScreen?: boolean, isPlaying?: boolean, videowallId?: string, [field: string]: any}} Zone */
+/** @typedef {{id: string, name: string, displayIds: number[], isPlaying: boolean, playingSourceId: string, isShowingWelcomeScreen: boolean, [field: string]: any}} Mirror */
+/** @typedef {{id: string, name: string, monitors?: {displayId: number, [field: string]: any}[], [field: string]: any}} Wall */
+/** @typedef {{sourceId: string, sourceName: string, sourceType: string, [field: string]: any}} Source */
+/** @typedef {{displayId: number, name?: string, devices?: {type: string, model?: string}[], [field: string]: any}} Station */
+/** @typedef {{filename: string, total: number, current: number, at: number}} MediaPosition */
+/** @typedef {{description: any, sig: string, at: number}} RenderEntry */
+
 export const live = {
+  /** @type {Display[]} */
   displays: [],
+  /** @type {Zone[]} */
   zones: [],
-  mirrors: [], // details: {id, name, displayIds, isPlaying, playingSourceId, isShowingWelcomeScreen}
+  /** @type {Mirror[]} */
+  mirrors: [],
+  /** @type {Wall[]} */
   walls: [],
+  /** @type {Source[]} */
   sources: [],
+  /** @type {Station[]} */
   network: [],
-  media: new Map(), // target key -> {filename, total, current, at}
-  layouts: new Map(), // zone name -> current layout (control room), when the host offers it
-  renders: new Map(), // displayId -> {description, sig, at}: what its receiver is told to show
+  /** @type {Map<string, MediaPosition>} target key -> where its media is */
+  media: new Map(),
+  /** @type {Map<string, any>} zone name -> current layout (control room), when the host offers it */
+  layouts: new Map(),
+  /** @type {Map<number, RenderEntry>} displayId -> what its receiver is told to show */
+  renders: new Map(),
   rendersMissing: false, // the host does not offer render descriptions
+  /** @type {import("./api.js").ApiError | null} */
   error: null,
   lastOk: 0,
   loaded: false,
@@ -46,7 +67,12 @@ const watched = new Map(); // displayId -> number of watchers (tiles drawing it)
 // second-resolution time is better than nothing.
 
 const localNow = () => performance.timeOrigin + performance.now();
-const clock = { samples: [], offset: 0, exact: false };
+const clock = {
+  /** @type {{rtt: number, offset: number}[]} */
+  samples: [],
+  offset: 0,
+  exact: false,
+};
 
 function clockSample(t0, response) {
   const t3 = localNow();

@@ -188,6 +188,7 @@ const STATE_LABEL = { playing: "Playing", paused: "Paused", welcome: "Welcome", 
  * A tile. `options.onActivate()` when clicked or Enter/Space; `options.onDropSource(id)`
  * when a source is dropped on it. The tile is a button for keyboard and screen readers.
  */
+/** @param {{onActivate?: () => void, onDropSource?: (sourceId: string) => void}} [options] */
 export function createTile({ onActivate, onDropSource } = {}) {
   const body = h("div", { class: "tile-body" });
   const label = h("span", { class: "tile-label" });

@@ -1,6 +1,17 @@
 // Small DOM helpers shared by every screen: element builder, messages, confirmation,
 // labelled fields, formatting.
 
+/**
+ * The page's element with this id: the console's page always has it.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page has no #${id}`);
+  return el;
+}
+
 let uid = 0;
 export const nextId = (prefix = "f") => `${prefix}-${++uid}`;
 
@@ -61,7 +72,7 @@ export function errorText(error) {
 
 /** A short message at the bottom of the screen; errors stay until dismissed. */
 export function toast(message, kind = "info") {
-  const box = document.getElementById("toasts");
+  const box = byId("toasts");
   const item = h(
     "div",
     { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
@@ -81,20 +92,27 @@ export function toastError(error, context = "") {
   return toast(context ? `${context}: ${errorText(error)}` : errorText(error), "error");
 }
 
-/** Run an action from a button: disable it meanwhile, report failures readably. */
-export async function act(button, action, { success, context, errorBox } = {}) {
+/**
+ * Run an action from a button: disable it meanwhile, report failures readably.
+ * @template T
+ * @param {HTMLButtonElement | null | undefined} button
+ * @param {() => Promise<T>} action
+ * @param {{success?: string | ((result: T) => string), context?: string, errorBox?: HTMLElement}} [options]
+ * @returns {Promise<T | undefined>}
+ */
+export async function act(button, action, { success, context, errorBox: box } = {}) {
   if (button) {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
   }
-  if (errorBox) showError(errorBox, null);
+  if (box) showError(box, null);
   try {
     const result = await action();
     if (success) toast(typeof success === "function" ? success(result) : success, "ok");
     return result;
   } catch (error) {
     if (error && error.status === 401) return undefined;
-    if (errorBox) showError(errorBox, error);
+    if (box) showError(box, error);
     else toastError(error, context);
     return undefined;
   } finally {
@@ -124,7 +142,11 @@ export function showError(box, error, context = "") {
   box.textContent = `${context ? context + ": " : ""}${errorText(error)}${error.hostShaped ? status : ""}`;
 }
 
-/** Ask before something that cannot be undone. Resolves true when confirmed. */
+/**
+ * Ask before something that cannot be undone. Resolves true when confirmed.
+ * @param {{title: string, message?: string, confirm?: string, danger?: boolean}} question
+ * @returns {Promise<boolean>}
+ */
 export function confirmDialog({ title, message, confirm = "Confirm", danger = false }) {
   return new Promise((resolve) => {
     const titleId = nextId("dlg");
@@ -175,6 +197,11 @@ export function modal(title, body, { wide = false } = {}) {
 }
 
 /** A labelled form field. `control` is an input/select/textarea (gets an id). */
+/**
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {{hint?: string, wide?: boolean}} [options]
+ */
 export function field(label, control, { hint, wide = false } = {}) {
   if (!control.id) control.id = nextId("in");
   const hintEl = hint ? h("small", { class: "hint", id: nextId("hint") }, hint) : null;

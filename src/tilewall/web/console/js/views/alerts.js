@@ -2,7 +2,7 @@
 
 import { get, put } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, fill, act, field, errorBox, showError, pageHeader, section, nextId } from "../ui.js";
+import { h, fill, act, field, errorBox, showError, pageHeader, section, nextId } from "../ui.js";
 
 const LEVELS = [
   ["GREEN_LEVEL", "Information (green)"],

@@ -41,12 +41,12 @@ export function renderLayouts(root) {
           get(`/controlroom/${seg(zone)}/currentlayout`).catch(() => null),
         ]);
         const select = h("select", { name: "layout" }, (avail.layouts || []).map((l) => h("option", { value: l.name, selected: current && current.id === l.id }, l.name)));
-        const load = h("button", { type: "button", class: "primary" }, "Load");
-        load.addEventListener("click", () =>
-          act(load, async () => { await put(`/controlroom/${seg(zone)}/load/${seg(select.value)}`); await loadInstances(); live.refresh(); }, { errorBox: error, success: `Loaded ${select.value} on ${zone}` }),
+        const loadButton = h("button", { type: "button", class: "primary" }, "Load");
+        loadButton.addEventListener("click", () =>
+          act(loadButton, async () => { await put(`/controlroom/${seg(zone)}/load/${seg(select.value)}`); await loadInstances(); live.refresh(); }, { errorBox: error, success: `Loaded ${select.value} on ${zone}` }),
         );
         box.append(
-          h("div", { class: "row wrap" }, h("strong", {}, zone), h("span", { class: "muted" }, `now: ${current && current.name && current.name !== "None" ? current.name : "—"}`), field(`Layout for ${zone}`, select), load),
+          h("div", { class: "row wrap" }, h("strong", {}, zone), h("span", { class: "muted" }, `now: ${current && current.name && current.name !== "None" ? current.name : "—"}`), field(`Layout for ${zone}`, select), loadButton),
           error,
         );
       }

@@ -1,7 +1,7 @@
 // The media library: upload (with progress), preview, delete.
 
 import { get, del, uploadMedia, encodePath } from "../api.js";
-import { h, clear, fill, act, field, errorBox, showError, confirmDialog, pageHeader, section, formatBytes, formatMs, mediaUrl, modal, toast } from "../ui.js";
+import { h, clear, act, field, errorBox, showError, confirmDialog, pageHeader, section, formatBytes, formatMs, mediaUrl, modal, toast } from "../ui.js";
 
 export function renderMedia(root) {
   const error = errorBox();

@@ -30,6 +30,7 @@ export function renderPlaylog(root) {
   const form = h("form", { class: "row wrap filters" }, field("Since", since), field("Until", until), field("Display", display), h("button", { type: "submit", class: "primary" }, "Show"), download);
 
   function query() {
+    /** @type {Record<string, string>} */
     const q = {};
     if (since.value) q.since = since.value;
     if (until.value) q.until = until.value;

@@ -2,7 +2,7 @@
 
 import { get, post, put, del, seg } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, fill, act, field, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
+import { h, clear, act, field, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
 
 export function renderPresets(root) {
   const error = errorBox();

@@ -14,11 +14,11 @@ const RULE_TEXT = {
 };
 
 /** "YYYY-MM-DD" of an instant in `zone`. */
-function dateIn(zone, when) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(when);
+function dateIn(zone, instant) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 }
-function timeIn(zone, when) {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" }).format(when);
+function timeIn(zone, instant) {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" }).format(instant);
 }
 function addDays(date, n) {
   const [y, m, d] = date.split("-").map(Number);
@@ -198,6 +198,6 @@ export function renderSchedule(root) {
   const timer = setInterval(load, 15000);
   return () => {
     clearInterval(timer);
-    for (const dialog of document.querySelectorAll("dialog.event-dialog")) dialog.close();
+    for (const dialog of document.querySelectorAll("dialog.event-dialog")) if (dialog instanceof HTMLDialogElement) dialog.close();
   };
 }

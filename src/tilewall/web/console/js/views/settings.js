@@ -2,7 +2,7 @@
 // failover status. Each card loads on its own; a failure is shown in its card.
 
 import { api, get, put, post, del, seg, BASE } from "../api.js";
-import { h, clear, fill, act, field, errorBox, showError, confirmDialog, pageHeader, checkbox, nextId, toast } from "../ui.js";
+import { h, clear, act, field, errorBox, showError, confirmDialog, pageHeader, checkbox, nextId, toast } from "../ui.js";
 
 const DIAG = {
   MISSING_USER_NAMES: "Every account has a user name",
@@ -42,15 +42,15 @@ function facts(obj, labels = {}) {
   );
 }
 
-/** A card whose body is (re)loaded by `fill(body, error)`. */
-function loadingCard(title, fill) {
+/** A card whose body is (re)loaded by `load(body, reload, error)`. */
+function loadingCard(title, load) {
   const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
   const error = errorBox();
   const el = card(title, error, body);
   const reload = async () => {
     showError(error, null);
     try {
-      await fill(clear(body), reload, error);
+      await load(clear(body), reload, error);
     } catch (e) {
       if (e.status === 401) return;
       clear(body);
@@ -141,7 +141,7 @@ function timezoneCard() {
 }
 
 function networkCard() {
-  return loadingCard("Network interfaces", async (body, reload) => {
+  return loadingCard("Network interfaces", async (body) => {
     const list = await get("/system/networkinterfaces");
     const items = Array.isArray(list) ? list : list.networkInterfaces || list.interfaces || [];
     if (!items.length) body.append(h("p", { class: "muted" }, "No interfaces reported."));
@@ -149,7 +149,7 @@ function networkCard() {
       const error = errorBox();
       const dhcp = checkbox("Get the address by DHCP", !!nic.usesDHCP);
       const inputs = {};
-      const mk = (key, label) => (inputs[key] = h("input", { name: key, value: nic[key] || "", inputmode: "decimal", autocomplete: "off" }));
+      const mk = (key) => (inputs[key] = h("input", { name: key, value: nic[key] || "", inputmode: "decimal", autocomplete: "off" }));
       const dhcpd = checkbox("Run a DHCP server for receivers on this interface", !!nic.runningDhcpd);
       const save = h("button", { type: "button", class: "primary" }, `Apply to ${nic.id}`);
       const staticFields = h(
@@ -273,6 +273,8 @@ function printCard() {
 
 function failoverCard() {
   return loadingCard("Failover group", async (body) => {
+    /** @typedef {{ok: boolean, v?: any, e?: any}} Outcome */
+    /** @type {(path: string) => Promise<Outcome>} */
     const tryGet = (path) => get(path).then((v) => ({ ok: true, v }), (e) => ({ ok: false, e }));
     const [v2, v1, net] = await Promise.all([tryGet("/failover-group-v2"), tryGet("/failover-group"), tryGet("/failover-group-network-settings")]);
     for (const r of [v2, v1, net]) if (!r.ok && r.e.status === 401) return;

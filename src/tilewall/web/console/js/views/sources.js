@@ -150,6 +150,10 @@ function layoutPicker(spec, label, initial, ctx) {
 }
 
 /** A source form: type, name and the type's params. onSaved(source) after success. */
+/**
+ * @param {HTMLElement} container
+ * @param {{source?: import("../live.js").Source | null, onSaved?: (saved: any) => void, onCancel?: () => void}} options
+ */
 async function sourceForm(container, { source = null, onSaved, onCancel }) {
   const error = errorBox();
   fill(container, h("p", { class: "muted" }, "Loading the form…"));
@@ -172,7 +176,7 @@ async function sourceForm(container, { source = null, onSaved, onCancel }) {
   const type = h("select", { name: "sourceType" });
   for (const t of types) type.append(h("option", { value: t.sourceType, disabled: !t.allowed }, `${t.sourceType}${t.allowed ? "" : " (not licensed)"}`));
   if (source) type.value = source.sourceType;
-  else type.value = (types.find((t) => t.allowed) || types[0] || {}).sourceType || "";
+  else type.value = (types.find((t) => t.allowed) || types[0])?.sourceType || "";
   const nameField = field("Name", name, { wide: true });
   const typeField = field("Type", type);
   const description = h("p", { class: "muted" });
