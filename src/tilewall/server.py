@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from litestar import Litestar
 
-from tilewall import LazyConsole
 from tilewall.app import access_log_formatter, create_app, flush_access_log, openapi_cache_dirs
 from tilewall.app import log as access_logger
 from tilewall.config import Config
@@ -27,14 +26,13 @@ from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket, receivers_first
 from tilewall.receivers.virtual import VirtualReceiver
-from tilewall.store import is_postgres, open_store
+from tilewall.store import database_line, is_postgres, open_store
 from tilewall.store.plays import PlayRecords
 
 if TYPE_CHECKING:
     from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
-console = LazyConsole()
 
 
 def machine_for(config: Config) -> MachineFactory:
@@ -128,6 +126,7 @@ async def open_member_host(
     of hosts on that database, reached at ``address`` (not yet started: see
     :meth:`~tilewall.host.host.Host.start`)."""
     store = await open_store(data_dir, database or config.database)
+    log.info("database: %s", database_line(store))
     if not is_postgres(store):
         host = build_host(
             store, data_dir, config, idle_timeout_s=idle_timeout_s, plays=PlayRecords(store.engine)
@@ -156,23 +155,29 @@ async def open_member_host(
     return host
 
 
+#: the generated password of the first administrator, readable by the host's user only
+INITIAL_PASSWORD_FILE = "initial-admin-password"
+
+
 async def ensure_admin(host: Host, data_dir: Path) -> None:
-    """First start: create the admin user, with a generated password unless one is given."""
+    """First start: create the admin user, with a generated password unless one is given.
+    The password is never logged: the start-up line says where it is."""
+    path = data_dir / INITIAL_PASSWORD_FILE
     if host.accounts.users():
+        if path.exists():
+            log.info("admin: the password made at the first start is in %s", path)
         return
     user = os.environ.get("TILEWALL_ADMIN_USER", "admin")
     password = os.environ.get("TILEWALL_ADMIN_PASSWORD")
     if password:
         await host.accounts.set_password(user, password)
+        log.info("admin: user %r created with the password of TILEWALL_ADMIN_PASSWORD", user)
         return
     password = secrets.token_urlsafe(12)
     await host.accounts.set_password(user, password)
-    path = data_dir / "initial-admin-password"
     path.write_text(password + "\n")
     path.chmod(0o600)
-    console.print(
-        f"[bold]Created user {user!r} with password {password}[/] (also written to {path})"
-    )
+    log.info("admin: user %r created; its password is in %s", user, path)
 
 
 #: the interface log rotates at this size, keeping this many older files
@@ -340,12 +345,14 @@ def run(
 ) -> None:
     """Serve on ``bind``:``port``; HTTPS (and WSS) with ``tls``, else plain HTTP."""
     config = config or Config.load(data_dir)
-    app = make_app(
-        data_dir, demo, session_idle_seconds, config, address=advertised(bind, port, config)
-    )
+    reached = advertised(bind, port, config)
+    app = make_app(data_dir, demo, session_idle_seconds, config, address=reached)
     # receivers' connections go to the hub straight from the server (receivers/routes.py)
     served = receivers_first(app, app.state.hub)
     app.on_startup.append(_settle)
+    listening = f"{'https' if tls else 'http'}://{bind}:{port}"
+    also = "" if reached == listening else f" (reached as {reached})"
+    app.on_startup.append(lambda: log.info("listening on %s%s", listening, also))
     if server == "granian":
         from granian.constants import Interfaces
         from granian.server.embed import Server as Granian

@@ -1,6 +1,7 @@
-"""Start-up: ``tilewall serve`` imports and builds only what serving needs first; the
-OpenAPI document is kept between starts. (How fast it starts is measured by
-``bench/run.py``, never asserted.)"""
+"""Start-up: ``tilewall serve`` says in a few lines where it listens, which database at
+which migration and where the admin password is; it imports and builds only what
+serving needs first; the OpenAPI document is kept between starts. (How fast it starts is
+measured by ``bench/run.py``, never asserted.)"""
 
 import asyncio
 import json
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
+from tests.support.server import free_port
+from tests.support.waiting import wait_until
 from tilewall.api import openapi
 from tilewall.app import create_app
 from tilewall.store import open_store
@@ -165,3 +168,41 @@ def test_the_fingerprint_moves_with_the_code(changed: str, monkeypatch, tmp_path
         (package / "__init__.py").write_text("")
         monkeypatch.setattr(tilewall, "__file__", str(package / "__init__.py"))
     assert openapi.fingerprint() != before
+
+
+def serve_until_listening(data_dir: Path, port: int, log: Path) -> str:
+    """Run ``tilewall serve`` as an operator does until it says it listens, stop it, and
+    return what it wrote."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TILEWALL_")}
+    command = [sys.executable, "-c", "import sys; from tilewall.cli import main; sys.exit(main())"]
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)]
+    with log.open("wb") as out:
+        process = subprocess.Popen([*command, *args], stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_until(lambda: "listening on" in log.read_text(), 60, 0.1, "the host to listen")
+    finally:
+        process.terminate()
+        process.wait(30)
+    return log.read_text()
+
+
+def test_the_start_up_lines_say_what_a_person_needs(tmp_path: Path) -> None:
+    data_dir, port = tmp_path / "data", free_port()
+    head = ", ".join(sorted(head_revisions()))
+    first = serve_until_listening(data_dir, port, tmp_path / "first.log")
+    password = (data_dir / "initial-admin-password").read_text().strip()
+    second = serve_until_listening(data_dir, port, tmp_path / "second.log")
+
+    said = [line for line in first.splitlines() if line.strip()]
+    assert len(said) <= 4, first
+    assert f"database: SQLite {data_dir}/tilewall.db, at migration {head} (created)" in first
+    assert (
+        f"admin: user 'admin' created; its password is in {data_dir}/initial-admin-password"
+        in first
+    )
+    assert f"listening on http://127.0.0.1:{port}" in first
+    assert f"database: SQLite {data_dir}/tilewall.db, at migration {head}\n" in second
+    assert f"the password made at the first start is in {data_dir}/initial-admin-password" in second
+    for output in (first, second):
+        assert password not in output
+        assert "alembic" not in output

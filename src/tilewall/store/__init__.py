@@ -23,6 +23,7 @@ __all__ = [
     "PostgresStore",
     "SqlStore",
     "Store",
+    "database_line",
     "engine_for",
     "is_postgres",
     "migrate_database",
@@ -54,6 +55,19 @@ def _sqlite_file(url: str) -> Path | None:
     if not parsed.database or parsed.database == ":memory:":
         raise ValueError("a SQLite database URL must name a file: sqlite:///PATH")
     return Path(parsed.database)
+
+
+def database_line(store: SqlStore) -> str:
+    """Where the store's database is (a PostgreSQL URL without its password) and at which
+    migration, for a person reading the start-up lines."""
+    url = store.engine.url
+    if url.get_backend_name() == "sqlite":
+        where = f"SQLite {url.database}"
+    else:
+        where = "PostgreSQL " + url.set(drivername="postgresql").render_as_string(
+            hide_password=True
+        )
+    return where if store.schema is None else f"{where}, {store.schema}"
 
 
 def engine_for(url: str) -> AsyncEngine:

@@ -14,6 +14,8 @@ alembic itself is imported only when there is something to migrate.
 
 import ast
 import functools
+import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -27,16 +29,38 @@ VERSION_TABLE = "alembic_version"
 MIGRATION_LOCK = 0x74696C6577616C6C
 
 
-def _upgrade(connection: sa.Connection, revision: str) -> None:
+@dataclass(frozen=True)
+class Schema:
+    """The revisions a database was at before it was opened (None: an empty database) and
+    is at now."""
+
+    before: frozenset[str] | None
+    after: frozenset[str]
+
+    def __str__(self) -> str:
+        now = "at migration " + ", ".join(sorted(self.after))
+        if self.before is None:
+            return f"{now} (created)"
+        if self.before != self.after:
+            return f"{now} (migrated from {', '.join(sorted(self.before)) or 'none'})"
+        return now
+
+
+def _upgrade(connection: sa.Connection, revision: str) -> Schema:
+    # alembic's INFO lines (its plugins as it is imported, each step) would bury the one
+    # start-up line that says where the database is and at which migration (Schema)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from alembic import command
     from alembic.config import Config
 
     if connection.dialect.name == "postgresql":
         connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    before = _stamped(connection)  # under the lock: another host may just have migrated
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+    return Schema(before, _stamped(connection) or frozenset())
 
 
 def _current(connection: sa.Connection) -> str | None:
@@ -75,16 +99,16 @@ def _stamped(connection: sa.Connection) -> frozenset[str] | None:
     return frozenset(str(row[0]) for row in rows)
 
 
-async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> Schema:
     """Bring the database of ``engine`` to ``revision`` (the newest schema by default),
     in one transaction; a database already at the newest schema is left as it is
     without loading alembic."""
-    if revision == "head":
-        async with engine.connect() as conn:
-            if await conn.run_sync(_stamped) == head_revisions():
-                return
+    async with engine.connect() as conn:
+        before = await conn.run_sync(_stamped)
+    if revision == "head" and before == head_revisions():
+        return Schema(before, before)
     async with engine.begin() as conn:
-        await conn.run_sync(_upgrade, revision)
+        return await conn.run_sync(_upgrade, revision)
 
 
 async def current(engine: AsyncEngine) -> str | None:

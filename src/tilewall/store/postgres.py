@@ -173,7 +173,7 @@ class PostgresStore(SqlStore):
         made = engine(url)
         shown = made.url.render_as_string(hide_password=True)
         try:
-            await upgrade(made)
+            schema = await upgrade(made)
             async with made.connect() as conn:
                 commit = (await conn.execute(sa.text("SHOW synchronous_commit"))).scalar()
         except cls.failures as error:
@@ -185,5 +185,6 @@ class PostgresStore(SqlStore):
                 "a change acknowledged just before its server crashes may be lost",
                 shown,
             )
-        log.info("the store is the PostgreSQL database %s", shown)
-        return cls(made, url)
+        store = cls(made, url)
+        store.schema = schema
+        return store

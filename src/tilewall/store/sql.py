@@ -21,6 +21,7 @@ from tilewall.host.ports import Change
 from tilewall.store import tables
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES, Health, describe
+from tilewall.store.migrate import Schema
 
 #: the kinds a write names users and sessions by, beside the host's document kinds
 USER = "~user"
@@ -96,6 +97,8 @@ class SqlStore:
     """
 
     failures: tuple[type[BaseException], ...] = FAILURES
+    #: the migrations the database was at and is at, once opened
+    schema: Schema | None = None
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine

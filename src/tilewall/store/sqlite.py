@@ -49,8 +49,10 @@ class Store(SqlStore):
         """The store in the SQLite file ``path``, brought to the newest schema."""
         made = engine(path)
         try:
-            await upgrade(made)
+            schema = await upgrade(made)
         except BaseException:
             await made.dispose()
             raise
-        return cls(made)
+        store = cls(made)
+        store.schema = schema
+        return store
