@@ -1,0 +1,479 @@
+"""Real live sources for the tests: an RTSP server and ``ffmpeg`` publishers of the
+frame-numbered pattern (framecode), each a child process on ports of its own.
+
+Every source is a context manager and a ``Child``: ``stop()`` ends it (TERM, then KILL),
+``kill()`` ends it at once as a crash would, ``start()`` starts it again on the same port
+(an outage and the source's return). ``url`` is what a host would be given.
+
+- ``RtspServer``: GStreamer's RTSP server (``rtsp_server.py`` under the system's Python,
+  which has ``gi``), mounts ``h264``, ``h265``, ``mjpeg``, optional user and password;
+  ``connections`` counts the clients connected now.
+- ``Publisher``: ``ffmpeg`` fed by ``live_pattern.py``; made by ``udp_publisher``
+  (unicast or multicast MPEG-TS), ``rtp_publisher`` (MPEG-TS in RTP), ``srt_publisher``
+  (a listener: the host calls it), ``http_ts_publisher`` (MPEG-TS over HTTP),
+  ``hls_publisher`` (segments served by ``HttpDirectory``) and ``rtmp_publisher`` (to
+  nginx's RTMP module, ``NginxRtmp``).
+- ``probe(url)`` and ``read_numbers(url, count)`` open a URL with PyAV.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import http.server
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from tests.support.framecode import Pattern, read_frame_number
+
+HERE = Path(__file__).resolve().parent
+#: the system's Python 3, with python3-gi (the project's environment has no ``gi``)
+SYSTEM_PYTHON = "/usr/bin/python3"
+RTMP_MODULE = Path("/usr/lib/nginx/modules/ngx_rtmp_module.so")
+#: the multicast group the multicast publisher sends to (on the loopback interface)
+MULTICAST_GROUP = "239.255.42.42"
+
+
+def free_port(kind: int = socket.SOCK_STREAM, pair: bool = False) -> int:
+    """A port free on 127.0.0.1 now (``pair``: an even one whose successor is free too)."""
+    while True:
+        with socket.socket(socket.AF_INET, kind) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port: int = sock.getsockname()[1]
+        if not pair:
+            return port
+        if port % 2 == 0 and port < 65535 and _port_free(port + 1, kind):
+            return port
+
+
+def _port_free(port: int, kind: int) -> bool:
+    with socket.socket(socket.AF_INET, kind) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return False
+            raise
+    return True
+
+
+def wait_for(check: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} not within {timeout} s")
+        time.sleep(0.05)
+
+
+class Child:
+    """A child process in a process group of its own (so its children end with it)."""
+
+    name = "child"
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        # stderr of every run, kept for the messages of failures until the source is done
+        self._log = tempfile.NamedTemporaryFile(prefix=f"tilewall-{self.name}-", suffix=".log")  # noqa: SIM115
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def ready(self) -> bool:
+        """True once the process serves (polled after start)."""
+        return True
+
+    def start(self, timeout: float = 15) -> None:
+        if self.running:
+            return
+        self.process = subprocess.Popen(
+            self.command(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            start_new_session=True,
+            cwd=HERE,
+        )
+        self._started()
+        try:
+            wait_for(lambda: self._alive_or_fail() and self.ready(), timeout, f"{self.name} ready")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _started(self) -> None:
+        """Hook: the process has just started."""
+
+    def _alive_or_fail(self) -> bool:
+        if self.process is not None and self.process.poll() is not None:
+            raise RuntimeError(f"{self.name} ended ({self.process.returncode}): {self.log()}")
+        return True
+
+    def log(self) -> str:
+        """What the process wrote on stderr (its last lines)."""
+        self._log.flush()
+        return Path(self._log.name).read_text(errors="replace")[-2000:]
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def _signal(self, sig: int) -> None:
+        assert self.process is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+
+    def stop(self, timeout: float = 5) -> None:
+        """Ends the process group: TERM, then KILL after ``timeout``; reaps the process."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self._signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self._signal(signal.SIGKILL)
+                self.process.wait()
+        self._signal(signal.SIGKILL)  # anything of its group still left
+        self._close()
+
+    def kill(self) -> None:
+        """Ends the process group at once, as a crash or a pulled cable would."""
+        if self.process is None:
+            return
+        self._signal(signal.SIGKILL)
+        self.process.wait()
+        self._close()
+
+    def _close(self) -> None:
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> Any:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+        self._log.close()
+
+
+class RtspServer(Child):
+    """GStreamer's RTSP server serving the pattern at ``/h264``, ``/h265`` and ``/mjpeg``."""
+
+    name = "rtsp-server"
+
+    def __init__(
+        self, pattern: Pattern | None = None, *, user: str = "", password: str = "", port: int = 0
+    ) -> None:
+        super().__init__()
+        self.pattern = pattern or Pattern()
+        self.user, self.password = user, password
+        self.port = port or free_port()
+        self.connections = 0  # connected now
+        self.total_connections = 0  # since the first start
+        self._ready = False
+
+    def command(self) -> list[str]:
+        p = self.pattern
+        return [
+            SYSTEM_PYTHON, str(HERE / "rtsp_server.py"), "--port", str(self.port),
+            "--width", str(p.width), "--height", str(p.height), "--fps", str(p.fps),
+            "--origin", repr(p.origin), "--user", self.user, "--password", self.password,
+        ]  # fmt: skip
+
+    def _started(self) -> None:
+        self._ready = False
+        self.connections = 0
+        assert self.process is not None and self.process.stdout is not None
+        threading.Thread(target=self._read_events, args=(self.process.stdout,), daemon=True).start()
+
+    def _read_events(self, stdout: Any) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            for raw in stdout:
+                word, _, value = raw.decode().strip().partition(" ")
+                if word == "ready":
+                    self._ready = True
+                elif word in ("connected", "closed"):
+                    self.total_connections += word == "connected"
+                    self.connections = int(value)
+
+    def ready(self) -> bool:
+        return self._ready
+
+    def url(
+        self, mount: str = "h264", *, user: str | None = None, password: str | None = None
+    ) -> str:
+        """The URL of a mount, with the server's credentials (or the ones given)."""
+        user = self.user if user is None else user
+        password = self.password if password is None else password
+        auth = f"{user}:{password}@" if user else ""
+        return f"rtsp://{auth}127.0.0.1:{self.port}/{mount}"
+
+
+ENCODE = {
+    "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency"],
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tune", "zerolatency"],
+    "mpeg2video": ["-c:v", "mpeg2video", "-q:v", "4"],
+}
+
+
+class Publisher(Child):
+    """``ffmpeg`` publishing the pattern to ``output`` (its muxer and URL arguments)."""
+
+    name = "publisher"
+
+    def __init__(
+        self,
+        url: str,
+        output: list[str],
+        pattern: Pattern | None = None,
+        *,
+        codec: str = "h264",
+        kbps: int = 2000,
+        respawn: bool = False,
+        ready: Any = None,
+    ) -> None:
+        super().__init__()
+        self.url, self.output = url, output
+        self.pattern = pattern or Pattern()
+        self.codec, self.kbps, self.respawn = codec, kbps, respawn
+        self._ready_check = ready
+
+    def command(self) -> list[str]:
+        p = self.pattern
+        feeder = [
+            sys.executable, str(HERE / "live_pattern.py"), "--width", str(p.width),
+            "--height", str(p.height), "--fps", str(p.fps), "--origin", repr(p.origin),
+        ]  # fmt: skip
+        if self.respawn:
+            feeder.append("--respawn")
+        ffmpeg = [
+            "ffmpeg", "-hide_banner", "-loglevel", "error",
+            "-probesize", "32", "-analyzeduration", "0", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{p.width}x{p.height}",
+            "-framerate", str(p.fps), "-i", "pipe:0",
+            *ENCODE[self.codec], "-g", str(p.fps), "-b:v", f"{self.kbps}k",
+            "-maxrate", f"{self.kbps}k", "-bufsize", f"{self.kbps // 2}k", "-pix_fmt", "yuv420p",
+            "-flush_packets", "1",
+        ]  # fmt: skip
+        return [*feeder, "--", *ffmpeg, *self.output]
+
+    def ready(self) -> bool:
+        return self._ready_check is None or bool(self._ready_check())
+
+
+def udp_publisher(
+    pattern: Pattern | None = None, *, multicast: bool = False, **kw: Any
+) -> Publisher:
+    """MPEG-TS over UDP to 127.0.0.1, or to ``MULTICAST_GROUP`` on the loopback interface."""
+    port = free_port(socket.SOCK_DGRAM)
+    if multicast:
+        target = f"udp://{MULTICAST_GROUP}:{port}?pkt_size=1316&ttl=1&localaddr=127.0.0.1"
+        url = f"udp://{MULTICAST_GROUP}:{port}?localaddr=127.0.0.1"
+    else:
+        target = url = f"udp://127.0.0.1:{port}?pkt_size=1316"
+    return Publisher(url, ["-f", "mpegts", target], pattern, **kw)
+
+
+def rtp_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:
+    """MPEG-TS in RTP (payload type 33, so a reader needs no SDP) to 127.0.0.1."""
+    port = free_port(socket.SOCK_DGRAM, pair=True)
+    url = f"rtp://127.0.0.1:{port}"
+    return Publisher(url, ["-f", "rtp_mpegts", f"{url}?pkt_size=1316"], pattern, **kw)
+
+
+def srt_publisher(
+    pattern: Pattern | None = None, *, passphrase: str = "", latency_ms: int = 60, **kw: Any
+) -> Publisher:
+    """MPEG-TS over SRT, ffmpeg listening (the host calls it); after each caller leaves,
+    ffmpeg listens again. ``url`` carries the passphrase if there is one."""
+    port = free_port(socket.SOCK_DGRAM)
+    query = f"latency={latency_ms * 1000}" + (f"&passphrase={passphrase}" if passphrase else "")
+    url = f"srt://127.0.0.1:{port}?{query}"
+    return Publisher(
+        url,
+        ["-f", "mpegts", f"{url}&mode=listener"],
+        pattern,
+        respawn=True,
+        ready=lambda: not _port_free(port, socket.SOCK_DGRAM),
+        **kw,
+    )
+
+
+def http_ts_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:
+    """MPEG-TS over HTTP, ffmpeg serving one client at a time at ``/live.ts``."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/live.ts"
+    return Publisher(
+        url,
+        ["-f", "mpegts", "-listen", "1", url],
+        pattern,
+        respawn=True,
+        ready=lambda: not _port_free(port, socket.SOCK_STREAM),
+        **kw,
+    )
+
+
+class HttpDirectory:
+    """A small HTTP server (a thread) serving one directory, as a CDN would serve HLS."""
+
+    def __init__(self, root: Path) -> None:
+        handler = functools.partial(_QuietHandler, directory=str(root))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> HttpDirectory:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def hls_publisher(pattern: Pattern | None = None, **kw: Any) -> Iterator[Publisher]:
+    """Live HLS (one-second segments, a rolling playlist) served over HTTP."""
+    with (
+        tempfile.TemporaryDirectory(prefix="tilewall-hls-") as tmp,
+        HttpDirectory(Path(tmp)) as web,
+    ):
+        playlist = Path(tmp) / "live.m3u8"
+        output = [
+            "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
+            "-hls_flags", "delete_segments+omit_endlist", str(playlist),
+        ]  # fmt: skip
+        url = f"http://127.0.0.1:{web.port}/live.m3u8"
+        with Publisher(url, output, pattern, ready=playlist.exists, **kw) as publisher:
+            yield publisher
+
+
+class NginxRtmp(Child):
+    """nginx with its RTMP module (libnginx-mod-rtmp), an application ``live``, run as
+    this user from a configuration and paths of its own."""
+
+    name = "nginx-rtmp"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="tilewall-nginx-"))
+        (self.dir / "nginx.conf").write_text(
+            f"load_module {RTMP_MODULE};\n"
+            f"daemon off;\nmaster_process off;\npid {self.dir}/nginx.pid;\n"
+            f"error_log {self.dir}/error.log warn;\n"
+            "events { worker_connections 256; }\n"
+            f"rtmp {{ server {{ listen 127.0.0.1:{self.port}; chunk_size 4096;\n"
+            "  application live { live on; record off; } } }\n"
+        )
+
+    @staticmethod
+    def unavailable() -> str | None:
+        """Why nginx's RTMP server cannot run here, or None if it can."""
+        if shutil.which("nginx") is None:
+            return "nginx is not installed"
+        if not RTMP_MODULE.exists():
+            return "nginx's RTMP module (libnginx-mod-rtmp) is not installed"
+        return None
+
+    def command(self) -> list[str]:
+        return ["nginx", "-e", "stderr", "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")]
+
+    def ready(self) -> bool:
+        return not _port_free(self.port, socket.SOCK_STREAM)
+
+    def __exit__(self, *exc: Any) -> None:
+        super().__exit__(*exc)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def rtmp_publisher(pattern: Pattern | None = None, **kw: Any) -> Iterator[Publisher]:
+    """FLV over RTMP, published to nginx (``NginxRtmp``); ``url`` is the one to play."""
+    with NginxRtmp() as nginx:
+        url = f"rtmp://127.0.0.1:{nginx.port}/live/pattern"
+        with Publisher(url, ["-f", "flv", url], pattern, **kw) as publisher:
+            yield publisher
+
+
+@dataclass(frozen=True)
+class Probe:
+    codec: str
+    width: int
+    height: int
+    fps: float
+
+
+@contextlib.contextmanager
+def opened(url: str, transport: str | None = None, timeout: float = 10) -> Iterator[Any]:
+    """A PyAV container of a live URL (``srt://`` through ``SrtRemux``, as the host does);
+    ``transport`` ("tcp" or "udp") is RTSP's."""
+    import av
+
+    if not url.startswith("srt://"):
+        options = {"rtsp_transport": transport} if transport else {}
+        with av.open(url, options=options, timeout=timeout) as container:
+            yield container
+        return
+    from tilewall.live.srt import SrtRemux
+
+    with (
+        SrtRemux(url) as remux,
+        av.open(remux.stdout, format="mpegts", timeout=timeout) as container,
+    ):
+        yield container
+
+
+def sample(
+    url: str, count: int = 10, transport: str | None = None, timeout: float = 10
+) -> tuple[Probe, list[int | None]]:
+    """What the first video stream at ``url`` is, and the frame numbers of its first
+    ``count`` frames, over one connection (an SRT or HTTP publisher serves one at a time
+    and needs a moment to listen again)."""
+    numbers: list[int | None] = []
+    with opened(url, transport, timeout) as container:
+        stream = container.streams.video[0]
+        rate = stream.average_rate or stream.guessed_rate or 0
+        found = Probe(stream.codec_context.name, stream.width, stream.height, float(rate))
+        if count:
+            for frame in container.decode(stream):
+                numbers.append(read_frame_number(frame.to_ndarray(format="rgb24")))
+                if len(numbers) == count:
+                    break
+    return found, numbers
+
+
+def probe(url: str, transport: str | None = None, timeout: float = 10) -> Probe:
+    """The codec, size and rate of the first video stream at ``url``."""
+    return sample(url, 0, transport, timeout)[0]
+
+
+def read_numbers(url: str, count: int = 10, transport: str | None = None) -> list[int | None]:
+    """The frame numbers of the first ``count`` frames decoded from ``url``."""
+    return sample(url, count, transport)[1]
