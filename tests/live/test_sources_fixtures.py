@@ -57,7 +57,7 @@ def test_rtsp_server_counts_connections_and_comes_back_on_the_same_port(
 ) -> None:
     url = rtsp_server.url()
     with live.opened(url, "tcp") as container:
-        next(container.decode(video=0))
+        next(live.frames(container, container.streams.video[0]))
         live.wait_for(lambda: rtsp_server.connections == 1, 5, "one connection")
     before = live.read_numbers(url, 3)
     rtsp_server.kill()

@@ -432,22 +432,27 @@ class Probe:
 
 @contextlib.contextmanager
 def opened(url: str, transport: str | None = None, timeout: float = 10) -> Iterator[Any]:
-    """A PyAV container of a live URL (``srt://`` through ``SrtRemux``, as the host does);
-    ``transport`` ("tcp" or "udp") is RTSP's."""
+    """A PyAV container of a live URL (``srt://`` through ``open_srt``, as the host opens
+    it); ``transport`` ("tcp" or "udp") is RTSP's. Read it with ``demux``."""
     import av
 
-    if not url.startswith("srt://"):
-        options = {"rtsp_transport": transport} if transport else {}
-        with av.open(url, options=options, timeout=timeout) as container:
-            yield container
-        return
-    from tilewall.live.srt import SrtRemux
+    if url.startswith("srt://"):
+        from tilewall.live.srt import open_srt
 
-    with (
-        SrtRemux(url) as remux,
-        av.open(remux.stdout, format="mpegts", timeout=timeout) as container,
-    ):
+        container = open_srt(url, {}, (timeout, timeout))
+    else:
+        options = {"rtsp_transport": transport} if transport else {}
+        container = av.open(url, options=options, timeout=timeout)
+    try:
         yield container
+    finally:
+        container.close()
+
+
+def frames(container: Any, stream: Any) -> Iterator[Any]:
+    """The decoded frames of ``stream``, as they come."""
+    for packet in container.demux(stream):
+        yield from packet.decode()
 
 
 def sample(
@@ -462,7 +467,7 @@ def sample(
         rate = stream.average_rate or stream.guessed_rate or 0
         found = Probe(stream.codec_context.name, stream.width, stream.height, float(rate))
         if count:
-            for frame in container.decode(stream):
+            for frame in frames(container, stream):
                 numbers.append(read_frame_number(frame.to_ndarray(format="rgb24")))
                 if len(numbers) == count:
                     break

@@ -2,39 +2,32 @@
 
 PyAV's wheel carries FFmpeg without libsrt, so an ``srt://`` source is read by an
 ``ffmpeg`` child (Debian's has libsrt) that calls the source and copies its MPEG-TS,
-untouched, to a pipe; PyAV opens the pipe as an MPEG-TS file (``av.open(remux.stdout,
-format="mpegts")``). The child may use no protocol but SRT, and nothing it is given or
-says (a passphrase, a user and password in the URL) reaches a log unredacted.
+untouched, to a pipe, which PyAV opens as an MPEG-TS file (``open_srt``). The child may
+use no protocol but SRT, and nothing it is given or says (a passphrase, a user and
+password in the URL) reaches a log or a message unredacted.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import re
 import shutil
 import subprocess
 import threading
 from collections import deque
-from typing import IO, Self
+from collections.abc import Iterator
+from typing import IO, Any, Self
+
+import av
+
+from tilewall.host.content.live import redact, redact_text
+from tilewall.live.opening import InputFailed
 
 log = logging.getLogger(__name__)
 
-_SECRETS = (
-    (re.compile(r"(passphrase=)[^&\s'\"]*", re.IGNORECASE), r"\1***"),
-    (re.compile(r"(://)[^/@\s'\"]+@"), r"\1***@"),
-)
-
-
-def redact(text: str) -> str:
-    """``text`` with SRT passphrases and URL credentials replaced by ``***``."""
-    for pattern, replacement in _SECRETS:
-        text = pattern.sub(replacement, text)
-    return text
-
 
 class SrtError(RuntimeError):
-    """The SRT input cannot be read; the message says why, with no secret in it."""
+    """SRT cannot be read on this host (no ffmpeg, or one without libsrt)."""
 
 
 @functools.cache
@@ -52,7 +45,7 @@ def find_ffmpeg(name: str = "ffmpeg") -> str:
     if path is None:
         raise SrtError(f"SRT needs {name!r}, which is not installed (Debian: apt install ffmpeg)")
     if not _has_srt(path):
-        raise SrtError(f"{path} was built without SRT (libsrt); SRT sources cannot be read")
+        raise SrtError(f"{path} was built without SRT (libsrt): SRT sources cannot be read")
     return path
 
 
@@ -78,15 +71,16 @@ class SrtRemux:
         self._connect_ms = round(connect_timeout * 1000)
         self._read_us = round(read_timeout * 1_000_000)
         self._process: subprocess.Popen[bytes] | None = None
-        self._stderr: deque[str] = deque(maxlen=20)
+        self._said: deque[str] = deque(maxlen=20)
         self._drain: threading.Thread | None = None
+        self._stopped = False
 
     def command(self, ffmpeg: str) -> list[str]:
         return [
             ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
             "-protocol_whitelist", "srt,udp",
             "-connect_timeout", str(self._connect_ms), "-timeout", str(self._read_us),
-            # a copy needs no look at the stream first: start passing it on at once
+            # a copy needs no look at the stream first: pass it on at once
             "-fflags", "nobuffer", "-analyzeduration", "200000",
             "-i", self.url, "-map", "0", "-c", "copy", "-f", "mpegts", "-flush_packets", "1",
             "pipe:1",
@@ -97,7 +91,7 @@ class SrtRemux:
         if self._process is not None:
             raise RuntimeError("already started")
         command = self.command(find_ffmpeg(self._ffmpeg))
-        log.debug("SRT input: %s", redact(" ".join(command)))
+        log.debug("SRT input: %s", redact_text(" ".join(command), self.url))
         self._process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
@@ -107,9 +101,10 @@ class SrtRemux:
     def _read_stderr(self) -> None:
         assert self._process is not None and self._process.stderr is not None
         for raw in self._process.stderr:
-            line = redact(raw.decode(errors="replace").strip())
+            line = redact_text(raw.decode(errors="replace").strip(), self.url)
+            line = line.removeprefix(f"{redact(self.url)}: ")  # error() names the source
             if line:
-                self._stderr.append(line)
+                self._said.append(line)
                 log.debug("SRT input: %s", line)
 
     @property
@@ -120,21 +115,34 @@ class SrtRemux:
         return self._process.stdout
 
     @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    @property
     def returncode(self) -> int | None:
         return None if self._process is None else self._process.poll()
 
+    def wait(self, timeout: float) -> int | None:
+        """The child's exit status once it ends within ``timeout`` s, else None."""
+        if self._process is None:
+            return None
+        try:
+            return self._process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
     def error(self) -> str | None:
-        """Why the child ended, in words (redacted), or None while it runs or if it ended
-        because it was stopped."""
+        """Why the child ended, in words and redacted; None while it runs or if it was
+        stopped. A live source has no end: one that stops sending is a failure too."""
         code = self.returncode
-        if code is None or code == 0 or self._process is None or self._stopped:
+        if code is None or self._stopped:
             return None
         if self._drain is not None:
-            self._drain.join(timeout=1)
-        said = "; ".join(self._stderr) or f"ffmpeg exited with status {code}"
+            self._drain.join(timeout=1)  # its last words
+        said = "; ".join(self._said)
+        if not said:
+            said = "the source stopped sending" if code == 0 else f"ffmpeg failed ({code})"
         return f"SRT source {redact(self.url)}: {said}"
-
-    _stopped = False
 
     def stop(self, timeout: float = 2.0) -> None:
         """Ends the child: TERM, then KILL after ``timeout``; reaps it and closes its pipes."""
@@ -161,3 +169,54 @@ class SrtRemux:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+#: FFmpeg options that mean something for the MPEG-TS on the pipe (the others are the
+#: socket's, which the child has)
+_DEMUX_OPTIONS = ("probesize", "analyzeduration", "fflags", "flags")
+
+
+class SrtInput:
+    """A PyAV input container reading an ``SrtRemux``'s pipe; ``close`` ends both. Its
+    ``demux`` raises ``InputFailed`` with the child's words when the source fails."""
+
+    def __init__(self, container: Any, remux: SrtRemux) -> None:
+        self._container, self.remux = container, remux
+
+    @property
+    def streams(self) -> Any:
+        return self._container.streams
+
+    def demux(self, *streams: Any) -> Iterator[Any]:
+        yield from self._container.demux(*streams)
+        self.remux.wait(1.0)
+        reason = self.remux.error()
+        if reason is not None:
+            raise InputFailed(reason)
+
+    def close(self) -> None:
+        try:
+            self._container.close()
+        finally:
+            self.remux.stop()
+
+
+def open_srt(url: str, options: dict[str, str], timeout: tuple[float, float]) -> SrtInput:
+    """``url`` opened through an ``SrtRemux`` (``timeout``: to connect, to wait for data);
+    ``InputFailed`` with the reason in words if it cannot be."""
+    remux = SrtRemux(url, connect_timeout=timeout[0], read_timeout=timeout[1])
+    try:
+        remux.start()
+    except SrtError as error:
+        raise InputFailed(str(error), lasting=True) from None
+    opts = {k: v for k, v in options.items() if k in _DEMUX_OPTIONS}
+    try:
+        container = av.open(remux.stdout, "r", format="mpegts", options=opts, timeout=timeout)
+    except Exception:
+        remux.wait(1.0)
+        reason = remux.error()
+        remux.stop()
+        if reason is not None:
+            raise InputFailed(reason) from None
+        raise
+    return SrtInput(container, remux)
