@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bench.report import OP_LABELS, _ms, _num, _ratio_text, run_header
+from bench.figures import OP_LABELS, _ms, _num, _ratio_text, run_header
 
 START = "<!-- latest run: written by bench/report.py; the rest of the page is not -->"
 END = "<!-- end latest run -->"
