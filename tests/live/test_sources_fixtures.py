@@ -74,7 +74,7 @@ PUBLISHERS: dict[str, Callable[[Pattern], AbstractContextManager[Any]]] = {
     "udp": live.udp_publisher,
     "udp multicast": lambda p: live.udp_publisher(p, multicast=True),
     "rtp": live.rtp_publisher,
-    "srt": lambda p: live.srt_publisher(p, passphrase="correct horse battery"),
+    "srt": lambda p: live.srt_publisher(p, passphrase="correct-horse-battery-staple"),
     "http mpeg-ts": live.http_ts_publisher,
     "hls": live.hls_publisher,
     "rtmp": live.rtmp_publisher,

@@ -5,17 +5,24 @@ comes back as a reason in words without the passphrase, and no child is left beh
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import av
 import pytest
 
+from tests.live.publish import Seen, collect, viewer
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
+from tests.support.http import ok
+from tests.support.server import running
+from tests.support.sources import RTSP, source_body
+from tests.support.topology import unique
 from tilewall.live.opening import InputFailed
 from tilewall.live.srt import SrtError, SrtRemux, open_srt
 
 pytestmark = pytest.mark.live
 
-SECRET = "correct horse battery"
+SECRET = "correct-horse-battery-staple"
 
 
 @pytest.fixture
@@ -72,11 +79,11 @@ def test_a_dead_publisher_ends_the_stream_with_a_reason_and_no_child_is_left(
 def test_a_wrong_passphrase_is_refused_in_words_without_either_passphrase(
     publisher: live.Publisher,
 ) -> None:
-    wrong = publisher.url.replace(SECRET, "not the right one at all")
+    wrong = publisher.url.replace(SECRET, "not-the-right-one-at-all")
     with pytest.raises(InputFailed) as failed:
         open_srt(wrong, {}, (3, 3))
     assert "SRT source" in str(failed.value)
-    assert SECRET not in str(failed.value) and "not the right one" not in str(failed.value)
+    assert SECRET not in str(failed.value) and "not-the-right-one" not in str(failed.value)
 
 
 def test_nothing_listening_is_a_reason_too() -> None:
@@ -126,3 +133,51 @@ def test_only_srt_urls_and_the_child_is_stopped_and_reaped() -> None:
     assert gone(remux.pid)
     with pytest.raises(SrtError):
         SrtRemux("srt://127.0.0.1:1", ffmpeg="tilewall-no-such-ffmpeg").start()
+
+
+# --- through the host: an SRT camera relayed to a viewer ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    yield from running(tmp_path_factory, "srt", in_process=True)
+
+
+def numbers_of(seen: Seen) -> list[int | None]:
+    """The frame numbers of the H.264 access units a viewer got, decoded from its first
+    key frame on, as a receiver decodes them."""
+    codec = av.CodecContext.create("h264", "r")
+    first_key = next(i for i, f in enumerate(seen.frames) if f.key)
+    numbers = []
+    for frame in seen.frames[first_key:]:
+        for picture in codec.decode(av.Packet(frame.data)):
+            numbers.append(read_frame_number(picture.to_ndarray(format="rgb24")))
+    return numbers
+
+
+async def test_the_host_relays_an_srt_camera_and_comes_back_after_an_outage(
+    host: Any, publisher: live.Publisher
+) -> None:
+    body = source_body(RTSP, unique("SRT camera"), URL=publisher.url)
+    source_id = str(ok(host.api.post("/sources", json=body))["sourceId"])
+    async with viewer(host.url, source_id, str(host.api.session)) as socket:
+        seen = await collect(socket, Seen(), lambda s: len(s.frames) >= 30, timeout=30)
+        status = ok(host.api.get(f"/sources/{source_id}/status"))
+        assert status["state"] == "live" and status["codec"] == "h264"
+        assert (status["width"], status["height"]) == (640, 360)
+        numbers = numbers_of(seen)
+        assert len(numbers) >= 20 and None not in numbers
+        assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
+
+        publisher.kill()
+        await collect(socket, seen, lambda s: "reconnecting" in s.states(), timeout=15)
+        status = ok(host.api.get(f"/sources/{source_id}/status"))
+        assert status["message"].startswith("SRT source srt://127.0.0.1:"), status
+        assert SECRET not in str(status) + str(seen.texts)
+
+        stopped_at = len(seen.frames)
+        publisher.start()
+        await collect(socket, seen, lambda s: len(s.frames) > stopped_at + 30, timeout=30)
+        after = numbers_of(Seen(frames=seen.frames[stopped_at:]))
+        assert None not in after and after[0] > numbers[-1]  # type: ignore[operator]
+        assert seen.states()[-1] == "live"
