@@ -20,6 +20,7 @@ from tilewall.host.machine.system import API_LOG, LOGS_DIR
 from tilewall.host.playback import timeline
 from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore, SettingsStore
 from tilewall.live.feeds import LiveRelays
+from tilewall.live.fmp4 import Fmp4Feeds
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.receivers.bridge import HostBridge
@@ -242,6 +243,7 @@ def make_app(
         )
         host.sources.feeds = relays
         app.state.live = relays
+        app.state.live_fmp4 = Fmp4Feeds(relays)
         metrics.attach_live(relays)
         host.hostgroup.add_duty("live streams", relays.start, relays.stop)
         bridge.attach(host, hub)

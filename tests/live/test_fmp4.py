@@ -1,16 +1,27 @@
 """The fragmented MP4 of a live stream (tilewall.live.fmp4): H.264 from libx264 in,
 remuxed and never re-encoded; what a viewer joining gets is a file FFmpeg plays from a
-key frame, frame by frame, with the picture of each frame."""
+key frame, frame by frame, with the picture of each frame; a real host sends it at
+``/live/<sourceId>?format=fmp4`` to many viewers from one pull of the camera."""
 
 from __future__ import annotations
 
+import asyncio
 import io
+import json
+from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import av
+import pytest
+from websockets.asyncio.client import connect
 
-from tests.support.live_wire import pattern, read_number
+from tests.support.live_wire import UdpPattern, pattern, read_number
+from tests.support.server import free_port, running
+from tests.support.sources import RTSP, source_body
 from tilewall.live.fmp4 import Fmp4Stream
+
+pytestmark = pytest.mark.live
 
 FPS = 30
 
@@ -68,3 +79,50 @@ def test_nothing_is_written_before_the_first_key_frame() -> None:
     assert key and stream.push(unit, key, 333.0) is None  # written with the next frame
     assert stream.joining() == [stream.init]
     stream.close()
+
+
+# --- through a real host: /live/<sourceId>?format=fmp4 ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    yield from running(tmp_path_factory, "live-fmp4", in_process=True)
+
+
+async def mp4_of(host: Any, source_id: str, frames: int) -> tuple[list[dict[str, Any]], bytes]:
+    """The texts and the MP4 a viewer of ``?format=fmp4`` is sent, until ``frames``
+    fragments came."""
+    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
+    url = host.url.replace("http://", "ws://") + f"/live/{source_id}?format=fmp4"
+    texts: list[dict[str, Any]] = []
+    parts: list[bytes] = []
+    async with connect(url, additional_headers=headers, max_size=1 << 24) as socket:
+        while len(parts) < frames + 1:
+            message = await asyncio.wait_for(socket.recv(), 20)
+            if isinstance(message, bytes):
+                parts.append(message)
+            else:
+                texts.append(json.loads(message))
+    return texts, b"".join(parts)
+
+
+async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: Any) -> None:
+    camera = UdpPattern(free_port()).start()
+    try:
+        body = source_body(RTSP, "Lobby camera", URL=camera.url)
+        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
+        (texts, first), (_, second) = await asyncio.gather(
+            mp4_of(host, source_id, 45), mp4_of(host, source_id, 45)
+        )
+    finally:
+        camera.stop()
+    config = next(t for t in texts if t["type"] == "config")
+    assert config["codec"].startswith("avc1.") and config["codedWidth"] == 640, texts
+    assert "live" in [t.get("state") for t in texts], texts
+    for data in (first, second):
+        numbers = numbers_in(data)
+        assert len(numbers) >= 40
+        # frame after frame, from a key frame on
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), numbers
+    # one pull of the camera, one remux, for both viewers
+    assert host.app.state.live.counts[source_id].connections == 1

@@ -7,22 +7,32 @@ initialisation segment (``ftyp`` and an empty ``moov``) and then one fragment (`
 and ``mdat``) per frame, a frame behind (a fragment is written when the next frame
 shows its length). A viewer joining gets the initialisation segment and the fragments
 since the last key frame, as the WebCodecs path gets the frames since the last key frame.
+One remux serves every such viewer of a stream (:class:`Fmp4Feeds`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import json
+import struct
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import av
 
+from tilewall.live.feeds import LiveRelays
+from tilewall.live.relay import Counts, Viewer
+
 MOVFLAGS = "frag_keyframe+empty_moov+default_base_moof+frag_every_frame"
 #: MP4 time: 90 kHz, as RTP video
 TIME_BASE = Fraction(1, 90_000)
 TICKS_PER_MS = 90
+#: the head of a frame on the wire (tilewall.live.wire): flags, then the host instant
+FRAME_HEAD = struct.Struct(">Bd")
 
 
 class _Sink(io.RawIOBase):
@@ -121,3 +131,118 @@ class Fmp4Stream:
         self._out.start_encoding()
         self.init = self._sink.take()
         self._first_ms = at_ms
+
+
+async def _nothing(_item: bytes | str) -> None:
+    pass
+
+
+class Fmp4Fanout(Viewer):
+    """The viewers of one live source's fragmented MP4, joined to its relay as a single
+    viewer: the relay's frames are remuxed here once, whatever the number of viewers,
+    and each fragment is queued to every one of them (each through its own bounded
+    queue, as the relay's own viewers)."""
+
+    def __init__(self) -> None:
+        super().__init__(_nothing)
+        self.stream = Fmp4Stream()
+        self.viewers: set[Viewer] = set()
+        self.closed = False
+        self.counts = Counts()
+        self._texts: dict[str, str] = {}  # the last config and status, by type
+        #: set when the last viewer left: the relay is let go
+        self.emptied = asyncio.Event()
+
+    # --- the relay's side (a Viewer's methods) ----------------------------------------------
+
+    def text(self, text: str) -> None:
+        kind = "config" if text.startswith('{"type":"config"') else "status"
+        self._texts[kind] = text
+        if kind == "config":
+            with contextlib.suppress(ValueError, TypeError):
+                self.stream.fps = float(json.loads(text).get("fps") or 30.0)
+        for viewer in self.viewers:
+            viewer.text(text)
+
+    def frame(self, data: bytes, key: bool, counts: Counts, start: bool = False) -> None:
+        self.counts = counts
+        flags, at = FRAME_HEAD.unpack_from(data)
+        had_init = self.stream.init
+        fragment = self.stream.push(data[FRAME_HEAD.size :], bool(flags & 1), at)
+        if self.stream.init is not had_init and self.stream.init:
+            for viewer in self.viewers:  # a new stream: its own initialisation first
+                viewer.frame(self.stream.init, True, counts, start=True)
+        if fragment is not None:
+            for viewer in self.viewers:
+                viewer.frame(fragment.data, fragment.key, counts)
+
+    def close(self) -> None:
+        """The relay let its viewers go (the source stopped being live, the host stops)."""
+        self.closed = True
+        self.stream.close()
+        for viewer in list(self.viewers):
+            viewer.close()
+
+    async def run(self, counts: Counts) -> None:
+        """Nothing to send of its own: each of its viewers sends."""
+
+    # --- its viewers -----------------------------------------------------------------------
+
+    def add(self, viewer: Viewer) -> None:
+        for kind in ("config", "status"):
+            if kind in self._texts:
+                viewer.text(self._texts[kind])
+        # the initialisation segment and the fragment of a key frame, then the rest
+        for n, data in enumerate(self.stream.joining()):
+            viewer.frame(data, n <= 1, self.counts, start=True)
+        self.viewers.add(viewer)
+
+    def remove(self, viewer: Viewer) -> None:
+        viewer.close()
+        self.viewers.discard(viewer)
+        if not self.viewers:
+            self.emptied.set()
+
+
+class Fmp4Feeds:
+    """The fragmented MP4 of the live sources of ``relays``: one :class:`Fmp4Fanout` a
+    source, joined to its relay while anyone views it."""
+
+    def __init__(self, relays: LiveRelays) -> None:
+        self._relays = relays
+        self._fanouts: dict[str, Fmp4Fanout] = {}
+
+    @contextlib.asynccontextmanager
+    async def viewing(self, source_id: str, viewer: Viewer) -> AsyncIterator[Fmp4Fanout]:
+        """``viewer`` sent the MP4 of ``source_id`` while in the block; raises as
+        :meth:`LiveRelays.viewing` does."""
+        fanout = self._fanouts.get(source_id)
+        if fanout is None or fanout.closed or fanout.emptied.is_set():
+            fanout = Fmp4Fanout()
+            joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            task = asyncio.create_task(self._hold(source_id, fanout, joined))
+            try:
+                await joined
+            except BaseException:
+                task.cancel()
+                raise
+            self._fanouts[source_id] = fanout
+        fanout.add(viewer)
+        try:
+            yield fanout
+        finally:
+            fanout.remove(viewer)
+            if fanout.emptied.is_set() and self._fanouts.get(source_id) is fanout:
+                del self._fanouts[source_id]
+
+    async def _hold(self, source_id: str, fanout: Fmp4Fanout, joined: asyncio.Future[None]) -> None:
+        try:
+            async with self._relays.viewing(source_id, fanout) as relay:
+                fanout.counts = relay.counts  # what its viewers send counts as the relay's
+                joined.set_result(None)
+                await fanout.emptied.wait()
+        except Exception as error:
+            if not joined.done():
+                joined.set_exception(error)
+        finally:
+            fanout.stream.close()

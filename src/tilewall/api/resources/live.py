@@ -17,6 +17,7 @@ from tilewall.host.errors import HostError, Invalid, NotFound
 from tilewall.host.host import Host
 from tilewall.live import wire
 from tilewall.live.feeds import LiveRelays, Standby
+from tilewall.live.fmp4 import Fmp4Feeds
 from tilewall.live.relay import Viewer
 
 log = logging.getLogger(__name__)
@@ -102,8 +103,13 @@ def live_websocket() -> WebsocketRouteHandler:
                 await socket.send({"type": "websocket.send", "bytes": None, "text": item})
 
         viewer = Viewer(send)
+        # ?format=fmp4: the stream as fragmented MP4 (tilewall.live.fmp4), for receivers
+        # without WebCodecs
+        mp4: Fmp4Feeds | None = socket.app.state.get("live_fmp4")
+        fmp4 = socket.query_params.get("format") == "fmp4" and mp4 is not None
         try:
-            async with relays.viewing(sourceId, viewer) as relay:
+            viewing = mp4.viewing if fmp4 and mp4 else relays.viewing
+            async with viewing(sourceId, viewer) as relay:
                 sending = asyncio.create_task(viewer.run(relay.counts))
                 closing = asyncio.create_task(_until_disconnect(socket))
                 done, pending = await asyncio.wait(
