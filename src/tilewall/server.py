@@ -16,13 +16,15 @@ from tilewall.app import access_log_formatter, create_app, flush_access_log, ope
 from tilewall.app import log as access_logger
 from tilewall.config import Config
 from tilewall.host.host import Host, MachineFactory
-from tilewall.host.machine.system import API_LOG, LOGS_DIR
+from tilewall.host.machine.ports import SettingsStore
 from tilewall.host.playback import timeline
-from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore, SettingsStore
+from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore
 from tilewall.live.feeds import LiveRelays
 from tilewall.live.fmp4 import Fmp4Feeds
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
+from tilewall.platform.data_files import API_LOG, LOGS_DIR, DataDirectory
+from tilewall.platform.media_files import FolderMediaFiles
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket, receivers_first
@@ -71,7 +73,7 @@ def build_host(
     timeline.set_start_lead_ms(config.start_lead_ms)
     return Host(
         store,
-        config.media_dir or data_dir / "media",
+        FolderMediaFiles(config.media_dir or data_dir / "media"),
         machine or machine_for(config),
         clock=clock,
         idle_timeout_s=idle_timeout_s,
@@ -81,7 +83,7 @@ def build_host(
             # key ids and where they came from; the keys are public anyway
             "trusted_licence_keys": dict(config.key_sources),
         },
-        data_dir=data_dir,
+        files=DataDirectory(data_dir),
         plays=plays,
         member_store=member_store,
         coordination=coordination,

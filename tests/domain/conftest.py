@@ -8,6 +8,7 @@ import pytest
 from tests.support.ports import MemoryStore, simulated_machine
 from tilewall.host.clock import ManualClock
 from tilewall.host.host import Host
+from tilewall.platform.media_files import FolderMediaFiles
 
 
 @pytest.fixture
@@ -22,4 +23,4 @@ def store() -> MemoryStore:
 
 @pytest.fixture
 def host(tmp_path: Path, clock: ManualClock, store: MemoryStore) -> Host:
-    return Host(store, tmp_path / "media", simulated_machine, clock=clock)
+    return Host(store, FolderMediaFiles(tmp_path / "media"), simulated_machine, clock=clock)

@@ -12,6 +12,7 @@ from tilewall.host.host import Host
 from tilewall.host.memory import Event
 from tilewall.host.model import Param
 from tilewall.host.playback.control import Target
+from tilewall.platform.media_files import FolderMediaFiles
 
 WEB = "Web Browser"
 
@@ -85,7 +86,9 @@ async def test_what_memory_holds_is_what_the_store_holds(host: Host, store: Memo
     store.failing = None
     await host.presets.save("After the outage")
 
-    reloaded = Host(store, host.media.root, lambda s: host.platform, clock=host.core.clock)
+    reloaded = Host(
+        store, FolderMediaFiles(host.media.root), lambda s: host.platform, clock=host.core.clock
+    )
     await reloaded.load()
     assert snapshot(reloaded) == snapshot(host)
 

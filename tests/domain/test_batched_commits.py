@@ -17,6 +17,7 @@ from tilewall.host.memory import Event
 from tilewall.host.playback.control import Target
 from tilewall.host.ports import Change
 from tilewall.host.schedule import triggers
+from tilewall.platform.media_files import FolderMediaFiles
 
 
 class GatedStore(MemoryStore):
@@ -172,7 +173,9 @@ async def test_a_refused_change_in_a_batch_fails_alone(host: Host, store: GatedS
     assert store.holds("display", str(display_id))["tag"] == "before the refusal"  # type: ignore[index]
     assert "refused" not in host.state.settings and store.holds("setting", "refused") is None
     assert host.state.settings["after"] == 1
-    reloaded = Host(store, host.media.root, lambda s: host.platform, clock=host.core.clock)
+    reloaded = Host(
+        store, FolderMediaFiles(host.media.root), lambda s: host.platform, clock=host.core.clock
+    )
     await reloaded.load()
     assert snapshot(reloaded) == snapshot(host)
 

@@ -4,7 +4,8 @@ machine's simulated adapters (changes kept in the host's settings, nothing run).
 from collections.abc import Iterable, Sequence
 
 from tilewall.host.errors import StoreFailed
-from tilewall.host.ports import Change, SettingsStore
+from tilewall.host.machine.ports import SettingsStore
+from tilewall.host.ports import Change
 from tilewall.platform import Platform, platform_for
 from tilewall.platform.runner import CommandResult
 

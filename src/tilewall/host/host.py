@@ -14,12 +14,13 @@ from tilewall.host.clock import SystemClock
 from tilewall.host.content.controlroom import ControlRoom
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
-from tilewall.host.errors import Unavailable
+from tilewall.host.errors import NotFound, Unavailable
 from tilewall.host.failover.groups import V1, V2, Failover
 from tilewall.host.failover.hostname import HostNameSwitching
 from tilewall.host.hostgroup.membership import HostGroup
 from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.machine import troubleshooting
+from tilewall.host.machine.ports import MachineAdapters, SettingsStore
 from tilewall.host.machine.settings import MachineSettings
 from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.machine.system import Machine
@@ -31,11 +32,11 @@ from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
 from tilewall.host.ports import (
     Clock,
+    DataFiles,
     GroupCoordination,
-    MachineAdapters,
+    MediaFiles,
     Persistence,
     PlayLogStore,
-    SettingsStore,
 )
 from tilewall.host.render.seats import SeatDescriptions
 from tilewall.host.schedule.effects import HostEffects
@@ -62,7 +63,7 @@ class Host:
     def __init__(
         self,
         store: Persistence | None,
-        media_root: Path,
+        media: MediaFiles,
         machine: MachineFactory,
         *,
         clock: Clock | None = None,
@@ -70,7 +71,7 @@ class Host:
         max_sessions: int = 10_000,
         trusted_keys: Sequence[str] = (),
         configuration: Mapping[str, Any] | None = None,
-        data_dir: Path | None = None,
+        files: DataFiles | None = None,
         plays: PlayLogStore | None = None,
         member_store: Persistence | None = None,
         coordination: GroupCoordination | None = None,
@@ -78,8 +79,8 @@ class Host:
         # Services are built in the order they depend on one another: each is given what
         # it needs, built before it. Only the failover settings and the group of hosts
         # need each other; that pair is joined once, below, where it is built.
-        #: where logs and troubleshooting reports go; None for a host without files
-        self.data_dir = data_dir
+        #: the interface log and troubleshooting reports; None for a host without files
+        self._files = files
         #: how the host was set up, as shown in troubleshooting reports
         self.configuration = dict(configuration or {})
         self.store = store
@@ -93,7 +94,7 @@ class Host:
         #: the machine: simulated (changes kept in settings) unless host management is on
         self._machine = MachineSlot(machine(CoreSettings(self.member_core)))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
-        self.media = MediaLibrary(media_root)
+        self.media = MediaLibrary(media)
         self.licence = LicenceRules(self.core, tuple(trusted_keys))
         self.stations = Stations(self.core, self.licence)
         self.topology = Topology(self.core)
@@ -103,7 +104,7 @@ class Host:
         self.overlays = Overlays(self.core)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)
         self.descriptions = SeatDescriptions(self.core, self.media, self.overlays, self._machine)
-        self.machine = Machine(self.core, self._machine, self.stations, self.licence, data_dir)
+        self.machine = Machine(self.core, self._machine, self.stations, self.licence, files)
         self.machine_settings = MachineSettings(
             self._machine, facts_changed=self.machine.facts_changed
         )
@@ -183,6 +184,11 @@ class Host:
             await self.member_store.close()
 
     @property
+    def data_dir(self) -> Path | None:
+        """Where the host keeps its own files; None for a host without files."""
+        return None if self._files is None else self._files.folder
+
+    @property
     def platform(self) -> MachineAdapters:
         """The machine adapters; simulated unless host management is on."""
         return self._machine.adapters
@@ -196,7 +202,7 @@ class Host:
     async def submit_troubleshooting_report(self, form: troubleshooting.ReportForm) -> Path:
         """Keep the form and build the report archive (see :mod:`troubleshooting`)."""
         form = form.check()
-        if self.data_dir is None:
+        if self._files is None:
             raise Unavailable("this host has no data directory to keep reports in")
         created = self.core.clock.now_ms() / 1000
         info = await self.machine.info()
@@ -219,13 +225,16 @@ class Host:
             "diagnostics.json": {"results": msgspec.to_builtins(results)},
             "state.json": self._state_dump(),
         }
-        return await asyncio.to_thread(
-            troubleshooting.write_report,
-            troubleshooting.report_path(self.data_dir),
-            documents,
-            self.machine.api_log_files(),
-            created,
-        )
+        return await self._files.write_report(troubleshooting.encode(documents), created)
+
+    def troubleshooting_report(self) -> Path:
+        """Where the last troubleshooting report is."""
+        path = None if self._files is None else self._files.report()
+        if path is None:
+            raise NotFound(
+                "no troubleshooting report: POST /system/submittroubleshootingreport first"
+            )
+        return path
 
     def _configuration(self) -> dict[str, Any]:
         configuration: dict[str, Any] = troubleshooting.redact(

@@ -6,23 +6,13 @@ hands it adapters that satisfy these ports. Adapters report failure with the kin
 :class:`~tilewall.host.errors.StoreFailed`).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from tilewall.host.content.live import LiveStatus
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Snapshot
-from tilewall.host.machine.facts import (
-    CatalogueEntry,
-    DiagnosticResult,
-    DiagnosticsInput,
-    DiskUsage,
-    InterfaceUpdate,
-    NetworkInterface,
-    OsRelease,
-    PackageVersion,
-    SerialSettings,
-)
 
 
 class LiveFeeds(Protocol):
@@ -233,174 +223,73 @@ class GroupCoordination(Protocol):
         ...
 
 
-# --- the machine: adapters in tilewall.platform, simulated unless host management is on
+# --- files: the media library's, and the host's own beside its state
 
 
-class SettingsStore(Protocol):
-    """Named JSON-like values (str, int, float, bool, None, lists and dicts of them).
-
-    The host backs this with its durable settings, where simulated adapters keep the
-    machine state they pretend to have changed; ``put(name, None)`` removes a value.
-    """
-
-    def get(self, name: str) -> Any | None: ...
-
-    async def put(self, name: str, value: Any) -> None: ...
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    size: int
+    modified_ns: int
 
 
-class Facts(Protocol):
-    def host_name(self) -> str: ...
-
-    def primary_ipv4(self) -> str: ...
-
-    async def system_id(self) -> str: ...
-
-    def os_release(self) -> OsRelease: ...
-
-    def cpu_cores(self) -> int:
-        """Logical CPUs."""
-        ...
-
-    def total_memory_bytes(self) -> int: ...
-
-    def memory_used_percent(self) -> float: ...
-
-    def disk_usage(self, path: str = "/") -> DiskUsage: ...
-
-    def interface_names(self) -> list[str]:
-        """Names of the machine's network interfaces, loopback excluded."""
-        ...
-
-
-class HostName(Protocol):
-    def get(self) -> str: ...
-
-    async def set(self, name: str) -> None: ...
-
-
-class TimeZones(Protocol):
-    def current(self) -> str: ...
-
-    def current_offset_minutes(self) -> int:
-        """Minutes east of UTC of the current zone, now."""
-        ...
-
-    def available(self) -> list[str]: ...
-
-    async def set(self, zone: str) -> None: ...
-
-
-class NetworkInterfaces(Protocol):
-    async def list(self) -> list[NetworkInterface]:
-        """Every interface; raises :class:`~tilewall.host.errors.Busy` while an update
-        is applied."""
-        ...
-
-    async def update(self, update: InterfaceUpdate) -> None:
-        """Validate ``update`` (raising before anything changes) and start applying it."""
-        ...
+class MediaFiles(Protocol):
+    """The media library's files. Names are canonical relative POSIX paths (the host
+    checks them first; "" is the library itself); a name that resolves outside the
+    library (through a link) is found nowhere."""
 
     @property
-    def busy(self) -> bool: ...
-
-    @property
-    def last_error(self) -> str | None:
-        """Why the last background apply failed, if it did."""
+    def root(self) -> Path:
+        """The folder the library is in."""
         ...
 
-    async def wait_idle(self) -> None: ...
-
-
-class Power(Protocol):
-    async def reboot(self) -> None: ...
-
-    async def shutdown(self) -> None: ...
-
-
-class RemoteAccess(Protocol):
-    @property
-    def service(self) -> str:
-        """The name of the service that gives remote control."""
+    def locate(self, name: str) -> Path | None:
+        """Where ``name`` is; None when it resolves outside the library."""
         ...
 
-    async def status(self) -> bool:
-        """Whether remote control is running."""
+    def stat(self, name: str) -> StoredFile | None:
+        """The file ``name``; None when it is not a regular file of the library."""
         ...
 
-    async def start(self) -> None: ...
+    def is_folder(self, name: str) -> bool: ...
 
-    async def stop(self) -> None: ...
-
-
-class Packages(Protocol):
-    async def manifest(self) -> list[PackageVersion]:
-        """Installed Python distributions, then installed Debian packages."""
+    def names_under(self, folder: str) -> list[str]:
+        """The names of every file under ``folder``, at any depth."""
         ...
 
-    async def catalogue(self) -> list[CatalogueEntry]: ...
+    def duration_s(self, name: str) -> float | None:
+        """The playing time of a video file as its container says; None when it won't
+        say."""
+        ...
 
-    async def install(self, names: Sequence[str]) -> None:
-        """Install catalogue packages; any name outside the catalogue refuses them all."""
+    async def save(self, name: str, chunks: AsyncIterator[bytes]) -> None:
+        """Write ``chunks`` to ``name`` atomically: the file is whole and on disk, or
+        untouched."""
+        ...
+
+    def delete(self, name: str) -> bool:
+        """Delete the file ``name``, or the folder with all it holds; False when there is
+        neither."""
         ...
 
 
-class SerialPorts(Protocol):
-    def check_settings(
-        self, baud_rate: object, data_bits: object, parity: object, stop_bits: object
-    ) -> SerialSettings:
-        """The settings as the port takes them; raises
-        :class:`~tilewall.host.errors.Invalid` naming the first bad one."""
+class DataFiles(Protocol):
+    """The host's own files beside its state: the interface log (the server writes it)
+    and the troubleshooting report archive."""
+
+    @property
+    def folder(self) -> Path:
+        """The data directory they are in."""
         ...
 
-    async def open_and_write(
-        self,
-        port: str,
-        baud_rate: object,
-        data_bits: object,
-        parity: object,
-        stop_bits: object,
-        data: bytes,
-    ) -> int:
-        """Validate the settings, open ``port`` (device path or pyserial URL), write
-        ``data`` and close; return the number of bytes written."""
+    async def api_log_tail(self, max_bytes: int) -> str:
+        """The last ``max_bytes`` of the current interface log ("" when there is none)."""
         ...
 
-
-class Diagnostics(Protocol):
-    async def run(self, given: DiagnosticsInput) -> list[DiagnosticResult]: ...
-
-
-class MachineAdapters(Protocol):
-    """Every adapter to the machine the host runs on."""
-
-    @property
-    def host_management(self) -> bool:
-        """True when changes are made to the machine; False when they are simulated."""
+    async def write_report(self, documents: Mapping[str, bytes], created_s: float) -> Path:
+        """Write the report archive atomically: ``documents`` by name, then the newest
+        part of each interface log file; where it is."""
         ...
 
-    @property
-    def facts(self) -> Facts: ...
-
-    @property
-    def hostname(self) -> HostName: ...
-
-    @property
-    def timezones(self) -> TimeZones: ...
-
-    @property
-    def network(self) -> NetworkInterfaces: ...
-
-    @property
-    def power(self) -> Power: ...
-
-    @property
-    def packages(self) -> Packages: ...
-
-    @property
-    def remote(self) -> RemoteAccess: ...
-
-    @property
-    def serial(self) -> SerialPorts: ...
-
-    @property
-    def diagnostics(self) -> Diagnostics: ...
+    def report(self) -> Path | None:
+        """The last report archive, None before the first."""
+        ...

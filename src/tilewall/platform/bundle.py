@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from tilewall.host.ports import (
+from tilewall.host.machine.ports import (
     Facts,
     HostName,
     NetworkInterfaces,

@@ -13,7 +13,7 @@ from tilewall.host.machine.facts import (
     NetworkInterface,
     StationProbe,
 )
-from tilewall.host.ports import Facts, NetworkInterfaces
+from tilewall.host.machine.ports import Facts, NetworkInterfaces
 from tilewall.platform.network import NetworkBusy
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 

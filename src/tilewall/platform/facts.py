@@ -4,14 +4,19 @@ Facts are read from the machine every time; only the host name can be simulated,
 that is the host name adapter's business.
 """
 
+import importlib.metadata
+import json
 import os
+import platform as pyplatform
 import shlex
 import socket
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
+from tilewall import __version__
 from tilewall.host.machine.facts import SYSTEM_ID_SETTING, DiskUsage, OsRelease
-from tilewall.host.ports import Facts, HostName
+from tilewall.host.machine.ports import Facts, HostName
 from tilewall.platform.routes import PROC_ROUTE, default_routes, is_usable_ipv4
 from tilewall.platform.settings import SettingsStore
 
@@ -67,6 +72,37 @@ def primary_ipv4(route_path: Path = PROC_ROUTE) -> str:
             if is_usable_ipv4(address):
                 return str(address)
     return ""
+
+
+def build_data(distribution: str = "tilewall") -> str:
+    """How this copy of tilewall was built and installed, from the package metadata."""
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return f"{distribution} {__version__} (not installed as a package)"
+    parts = [f"{distribution} {dist.version}"]
+    try:
+        origin = json.loads(dist.read_text("direct_url.json") or "{}")
+    except ValueError:
+        origin = {}
+    commit = origin.get("vcs_info", {}).get("commit_id")
+    if commit:
+        parts.append(f"commit {str(commit)[:12]}")
+    if origin.get("dir_info", {}).get("editable"):
+        parts.append("editable install")
+    installed = ""
+    for file in dist.files or []:
+        if file.name == "METADATA":
+            try:
+                stamp = Path(str(file.locate())).stat().st_mtime
+            except OSError:
+                break
+            installed = datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            break
+    if installed:
+        parts.append(f"installed {installed}")
+    parts.append(f"{pyplatform.python_implementation()} {pyplatform.python_version()}")
+    return ", ".join(parts)
 
 
 class MachineFacts:
@@ -138,6 +174,9 @@ class MachineFacts:
         import psutil
 
         return sorted(name for name in psutil.net_if_addrs() if name != "lo")
+
+    def build_data(self) -> str:
+        return build_data()
 
 
 __all__ = ["SYSTEM_ID_SETTING", "DiskUsage", "Facts", "MachineFacts", "OsRelease"]

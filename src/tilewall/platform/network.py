@@ -7,7 +7,7 @@ tilewall uses. The parts are ``network_model``, ``network_validation``, ``networ
 ``network_apply`` and the two faces, ``network_linux`` and ``network_simulated``.
 """
 
-from tilewall.host.ports import NetworkInterfaces
+from tilewall.host.machine.ports import NetworkInterfaces
 from tilewall.platform.network_linux import LinuxNetworkInterfaces
 from tilewall.platform.network_model import (
     InterfaceUpdate,

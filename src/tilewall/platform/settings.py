@@ -3,7 +3,7 @@
 import copy
 from typing import Any
 
-from tilewall.host.ports import SettingsStore
+from tilewall.host.machine.ports import SettingsStore
 
 __all__ = ["MemorySettingsStore", "SettingsStore"]
 

@@ -16,6 +16,7 @@ from tilewall.host.model import Param, Source
 from tilewall.host.playback.control import Target
 from tilewall.host.schedule.events import ActionSpec, EventSpec
 from tilewall.host.schedule.playlog import MemoryPlays
+from tilewall.platform.media_files import FolderMediaFiles
 
 
 @dataclass
@@ -50,7 +51,13 @@ class Rig:
     async def restart(self) -> "Rig":
         """The host stops, and a new one starts on the same store and play log."""
         await self.host.close()
-        host = Host(self.store, self.media, simulated_machine, clock=self.clock, plays=self.plays)
+        host = Host(
+            self.store,
+            FolderMediaFiles(self.media),
+            simulated_machine,
+            clock=self.clock,
+            plays=self.plays,
+        )
         await host.load()
         await host.start()
         self.host = host
@@ -67,7 +74,9 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     clock = ManualClock(local_ms("2026-03-02T08:00:00"))
     store = MemoryStore()
     plays = MemoryPlays()
-    host = Host(store, tmp_path / "media", simulated_machine, clock=clock, plays=plays)
+    host = Host(
+        store, FolderMediaFiles(tmp_path / "media"), simulated_machine, clock=clock, plays=plays
+    )
     await host.load()
     await host.machine_settings.set_time_zone(NY)
     displays = []

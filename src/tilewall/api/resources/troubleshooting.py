@@ -10,7 +10,7 @@ from litestar.response import File
 from tilewall.api import accesslog
 from tilewall.api.common import FILE_HEADERS, errors
 from tilewall.host.host import Host
-from tilewall.host.machine.troubleshooting import ReportForm, existing_report
+from tilewall.host.machine.troubleshooting import ReportForm
 
 TAGS = ["System"]
 
@@ -69,7 +69,7 @@ async def submit_report(host: Host, data: ReportIn) -> ReportOut:
     response_headers=FILE_HEADERS,
 )
 async def download_report(host: Host) -> File:
-    path = existing_report(host.data_dir)
+    path = host.troubleshooting_report()
     return File(path, filename=path.name, media_type="application/x-bzip2")
 
 

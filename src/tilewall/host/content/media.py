@@ -1,20 +1,18 @@
 """The media library: files under ``DATA_DIR/media`` that sources and video lists name.
 
 Names are relative POSIX paths inside the library; anything that resolves outside it
-is refused. Durations are probed from the files themselves and cached by mtime.
+is refused. The files are the :class:`~tilewall.host.ports.MediaFiles` port's; the
+durations it probes are cached by modification time.
 """
 
-import os
 import re
-import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-import mutagen
-
 from tilewall.host.errors import Conflict, Invalid, NotFound
+from tilewall.host.ports import MediaFiles
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".webm", ".mkv", ".mov", ".ogv", ".ogg"})
@@ -52,10 +50,16 @@ def kind_of(name: str) -> str | None:
 
 
 class MediaLibrary:
-    def __init__(self, root: Path) -> None:
-        root.mkdir(parents=True, exist_ok=True)
-        self.root = root.resolve()
-        self._durations: dict[str, tuple[float, int | None]] = {}
+    """The library's rules (names, kinds, what may be overwritten) over its files."""
+
+    def __init__(self, files: MediaFiles) -> None:
+        self._files = files
+        #: probed durations by name, with the modification time they were probed at
+        self._durations: dict[str, tuple[int, int | None]] = {}
+
+    @property
+    def root(self) -> Path:
+        return self._files.root
 
     def normalise(self, name: str) -> str:
         """The canonical library name of ``name``, refusing anything outside the library."""
@@ -68,23 +72,27 @@ class MediaLibrary:
             raise Invalid(f"media file name {name!r} is outside the media library")
         return "/".join(parts)
 
+    def _confined(self, name: str) -> str:
+        canonical = self.normalise(name)
+        if self._files.locate(canonical) is None:
+            raise Invalid(f"media file name {name!r} is outside the media library")
+        return canonical
+
     def path(self, name: str) -> Path:
-        relative = self.normalise(name)
-        path = (self.root / relative).resolve()
-        if path != self.root and self.root not in path.parents:
+        path = self._files.locate(self.normalise(name))
+        if path is None:
             raise Invalid(f"media file name {name!r} is outside the media library")
         return path
 
     def exists(self, name: str) -> bool:
-        return self.path(name).is_file()
+        return self._files.stat(self._confined(name)) is not None
 
     def is_dir(self, name: str) -> bool:
-        return self.path(name).is_dir()
+        return self._files.is_folder(self._confined(name))
 
     def require_file(self, name: str) -> str:
-        canonical = self.normalise(name)
-        path = self.path(canonical)
-        if not path.is_file():
+        canonical = self._confined(name)
+        if self._files.stat(canonical) is None:
             raise NotFound(f"media file {name!r} not found in the media library")
         if kind_of(canonical) is None:
             raise Invalid(f"media file {name!r} is neither an image nor a video")
@@ -92,48 +100,37 @@ class MediaLibrary:
 
     def files_in(self, name: str) -> list[str]:
         """Media files under directory ``name`` (recursively), in name order."""
-        base = self.path(name) if name.strip() else self.root
-        if not base.is_dir():
+        folder = self._confined(name) if name.strip() else ""
+        if not self._files.is_folder(folder):
             raise NotFound(f"media directory {name!r} not found in the media library")
-        out = []
-        for dirpath, _dirs, files in os.walk(base):
-            for file in files:
-                rel = (Path(dirpath) / file).relative_to(self.root).as_posix()
-                if kind_of(rel) is not None:
-                    out.append(rel)
-        return sorted(out)
+        return sorted(n for n in self._files.names_under(folder) if kind_of(n) is not None)
 
     def duration_ms(self, name: str) -> int | None:
         """The probed duration of a video, None for an image or a file that won't probe."""
         if kind_of(name) != "video":
             return None
-        path = self.path(name)
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
+        stored = self._files.stat(self._confined(name))
+        if stored is None:
             return None
         cached = self._durations.get(name)
-        if cached and cached[0] == mtime:
+        if cached and cached[0] == stored.modified_ns:
             return cached[1]
-        duration: int | None = None
-        try:
-            info = mutagen.File(path)
-            if info is not None and info.info is not None and info.info.length:
-                duration = round(float(info.info.length) * 1000)
-        except Exception:
-            duration = None
-        self._durations[name] = (mtime, duration)
+        seconds = self._files.duration_s(name)
+        duration = round(seconds * 1000) if seconds else None
+        self._durations[name] = (stored.modified_ns, duration)
         return duration
 
     def describe(self, name: str) -> MediaFile:
         canonical = self.require_file(name)
-        stat = self.path(canonical).stat()
+        stored = self._files.stat(canonical)
+        if stored is None:  # deleted since
+            raise NotFound(f"media file {name!r} not found in the media library")
         return MediaFile(
             name=canonical,
-            size=stat.st_size,
+            size=stored.size,
             kind=kind_of(canonical) or "video",
             duration_ms=self.duration_ms(canonical),
-            modified_ms=int(stat.st_mtime * 1000),
+            modified_ms=stored.modified_ns // 1_000_000,
         )
 
     def all(self) -> list[MediaFile]:
@@ -147,31 +144,17 @@ class MediaLibrary:
             raise Invalid(
                 f"media file {name!r} must end in one of {', '.join(sorted(MEDIA_SUFFIXES))}"
             )
-        target = self.path(canonical)
-        if target.is_dir():
+        canonical = self._confined(canonical)
+        if self._files.is_folder(canonical):
             raise Conflict(f"{name!r} is a directory")
-        if target.exists() and not overwrite:
+        if self._files.stat(canonical) is not None and not overwrite:
             raise Conflict(f"media file {name!r} already exists")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f".{target.name}.partial")
-        try:
-            with partial.open("wb") as out:
-                async for chunk in chunks:
-                    out.write(chunk)
-                out.flush()
-                os.fsync(out.fileno())
-            partial.replace(target)
-        finally:
-            partial.unlink(missing_ok=True)
+        await self._files.save(canonical, chunks)
         self._durations.pop(canonical, None)
         return self.describe(canonical)
 
     def delete(self, name: str) -> None:
-        path = self.path(name)
-        if path.is_file():
-            path.unlink()
-        elif path.is_dir() and path != self.root:
-            shutil.rmtree(path)
-        else:
+        canonical = self._confined(name)
+        if not self._files.delete(canonical):
             raise NotFound(f"media file {name!r} not found in the media library")
-        self._durations.pop(self.normalise(name), None)
+        self._durations.pop(canonical, None)

@@ -1,6 +1,6 @@
 """The machine adapters a host uses, in one place every service reaches them through."""
 
-from tilewall.host.ports import MachineAdapters
+from tilewall.host.machine.ports import MachineAdapters
 
 
 class MachineSlot:

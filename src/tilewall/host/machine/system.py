@@ -12,13 +12,9 @@ moves the state's revision when it changes.
 """
 
 import asyncio
-import importlib.metadata
-import json
 import logging
-import platform as pyplatform
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 from tilewall import INTERFACE_VERSION, __version__
 from tilewall.host.licence.rules import LicenceRules
@@ -28,16 +24,15 @@ from tilewall.host.machine.facts import (
     OsRelease,
     StationProbe,
 )
+from tilewall.host.machine.ports import MachineAdapters
 from tilewall.host.machine.slot import MachineSlot
-from tilewall.host.ports import MachineAdapters
+from tilewall.host.ports import DataFiles
 from tilewall.host.state import Core
 from tilewall.host.topology.stations import Stations
 
 log = logging.getLogger(__name__)
 
 PARTNER_ACCESS = "partner_access"
-LOGS_DIR = "logs"
-API_LOG = "api.log"
 #: seconds between two readings of the machine facts (address, distribution, build)
 FACTS_REFRESH_S = 10.0
 
@@ -84,37 +79,6 @@ class PowerOutcome:
         )
 
 
-def build_data(distribution: str = "tilewall") -> str:
-    """How this copy of tilewall was built and installed, from the package metadata."""
-    try:
-        dist = importlib.metadata.distribution(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return f"{distribution} {__version__} (not installed as a package)"
-    parts = [f"{distribution} {dist.version}"]
-    try:
-        origin = json.loads(dist.read_text("direct_url.json") or "{}")
-    except ValueError:
-        origin = {}
-    commit = origin.get("vcs_info", {}).get("commit_id")
-    if commit:
-        parts.append(f"commit {str(commit)[:12]}")
-    if origin.get("dir_info", {}).get("editable"):
-        parts.append("editable install")
-    installed = ""
-    for file in dist.files or []:
-        if file.name == "METADATA":
-            try:
-                stamp = Path(str(file.locate())).stat().st_mtime
-            except OSError:
-                break
-            installed = datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
-            break
-    if installed:
-        parts.append(f"installed {installed}")
-    parts.append(f"{pyplatform.python_implementation()} {pyplatform.python_version()}")
-    return ", ".join(parts)
-
-
 class Machine:
     def __init__(
         self,
@@ -122,13 +86,13 @@ class Machine:
         machine: MachineSlot,
         stations: Stations,
         licence: LicenceRules,
-        data_dir: Path | None,
+        files: DataFiles | None,
     ) -> None:
         self._core = core
         self._machine = machine
         self._stations = stations
         self._licence = licence
-        self.data_dir = data_dir
+        self._files = files
         self._facts: MachineFacts | None = None
         #: moves when the machine facts read differ from those read before
         self.facts_version = 0
@@ -142,7 +106,7 @@ class Machine:
     def _read_facts(self) -> MachineFacts:
         facts = self._machine.adapters.facts
         return MachineFacts(
-            facts.host_name(), facts.primary_ipv4(), facts.os_release(), build_data()
+            facts.host_name(), facts.primary_ipv4(), facts.os_release(), facts.build_data()
         )
 
     def machine_facts(self) -> MachineFacts:
@@ -251,32 +215,6 @@ class Machine:
 
     # the interface log
 
-    def api_log_path(self) -> Path | None:
-        return self.data_dir / LOGS_DIR / API_LOG if self.data_dir is not None else None
-
-    def api_log_files(self) -> list[Path]:
-        """The interface log and its rotated predecessors, oldest first."""
-        path = self.api_log_path()
-        if path is None:
-            return []
-        rotated = sorted(
-            (p for p in path.parent.glob(API_LOG + ".*") if p.suffix.lstrip(".").isdigit()),
-            key=lambda p: int(p.suffix.lstrip(".")),
-            reverse=True,
-        )
-        return [*rotated, *([path] if path.exists() else [])]
-
     async def api_log_tail(self, max_bytes: int) -> str:
         """The last ``max_bytes`` of the current interface log ("" when there is none)."""
-        path = self.api_log_path()
-        if path is None or not path.exists():
-            return ""
-        return await asyncio.to_thread(_read_tail, path, max_bytes)
-
-
-def _read_tail(path: Path, max_bytes: int) -> str:
-    with open(path, "rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        f.seek(max(0, size - max_bytes))
-        return f.read().decode("utf-8", errors="replace")
+        return "" if self._files is None else await self._files.api_log_tail(max_bytes)

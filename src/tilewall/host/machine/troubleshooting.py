@@ -1,5 +1,6 @@
 """Troubleshooting reports: what an operator says went wrong, with what support needs to
-see why, in one tar.bz2 — and nothing secret.
+see why, in one tar.bz2 — and nothing secret. The archive is written through the
+:class:`~tilewall.host.ports.DataFiles` port.
 
 The archive holds ``report.json`` (the form, when, and what the host is),
 ``configuration.json`` (configuration and settings, redacted), ``diagnostics.json``,
@@ -10,22 +11,14 @@ codes and any private key (the host holds none; issuers keep theirs). Any value 
 key looks like a secret is replaced by ``<redacted>``.
 """
 
-import io
 import json
 import re
-import tarfile
-from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from tilewall.host.errors import Invalid, NotFound
+from tilewall.host.errors import Invalid
 
-REPORT_DIR = "troubleshooting"
-REPORT_FILE = "tilewall-troubleshooting-report.tar.bz2"
 MAX_FIELD = 20_000
-#: the newest part of each log file that goes into a report
-MAX_LOG_BYTES = 8 * 1024 * 1024
 REDACTED = "<redacted>"
 _SECRET_KEY = re.compile(
     r"pass(word|wd)?|secret|token|private|session_?id|cookie|credential|^code$", re.IGNORECASE
@@ -77,51 +70,9 @@ def _redact_param(item: dict[str, Any]) -> Any:
     return redact(item)
 
 
-def report_path(data_dir: Path) -> Path:
-    return data_dir / REPORT_DIR / REPORT_FILE
-
-
-def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
-    info = tarfile.TarInfo(name)
-    info.size = len(data)
-    info.mtime = int(mtime)
-    info.mode = 0o644
-    archive.addfile(info, io.BytesIO(data))
-
-
-def _tail(path: Path) -> bytes:
-    with path.open("rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        f.seek(max(0, size - MAX_LOG_BYTES))
-        return f.read()
-
-
-def write_report(
-    target: Path,
-    documents: dict[str, Any],
-    logs: Iterable[Path],
-    created: float,
-) -> Path:
-    """Write the archive atomically: ``documents`` as JSON files, then ``logs``."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    with tarfile.open(partial, "w:bz2") as archive:
-        for name, document in documents.items():
-            body = json.dumps(document, indent=2, sort_keys=True, default=str).encode()
-            _add(archive, name, body, created)
-        for path in logs:
-            try:
-                _add(archive, f"logs/{path.name}", _tail(path), path.stat().st_mtime)
-            except OSError:
-                continue
-    partial.replace(target)
-    return target
-
-
-def existing_report(data_dir: Path | None) -> Path:
-    if data_dir is not None:
-        path = report_path(data_dir)
-        if path.is_file():
-            return path
-    raise NotFound("no troubleshooting report: POST /system/submittroubleshootingreport first")
+def encode(documents: dict[str, Any]) -> dict[str, bytes]:
+    """The report's documents as the JSON files of the archive."""
+    return {
+        name: json.dumps(document, indent=2, sort_keys=True, default=str).encode()
+        for name, document in documents.items()
+    }
