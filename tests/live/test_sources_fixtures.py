@@ -9,8 +9,10 @@ from typing import Any
 import av
 import pytest
 
+from tests.support import live_reading as reading
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern
+from tests.support.live_process import wait_for
 from tests.support.live_sources import RtspServer
 
 pytestmark = pytest.mark.live
@@ -39,8 +41,8 @@ def camera() -> Iterator[RtspServer]:
 def test_rtsp_server_serves_each_codec_over_tcp_and_udp(
     camera: RtspServer, mount: str, codec: str, transport: str
 ) -> None:
-    found, numbers = live.sample(camera.url(mount), 8, transport)
-    assert found == live.Probe(codec, 640, 360, 30.0)
+    found, numbers = reading.sample(camera.url(mount), 8, transport)
+    assert found == reading.Probe(codec, 640, 360, 30.0)
     assert_counting(numbers, camera.pattern)
 
 
@@ -49,22 +51,22 @@ def test_rtsp_server_refuses_a_wrong_or_missing_password_with_401(
     camera: RtspServer, user: str, password: str
 ) -> None:
     with pytest.raises(av.error.HTTPUnauthorizedError):
-        live.probe(camera.url(user=user, password=password))
+        reading.probe(camera.url(user=user, password=password))
 
 
 def test_rtsp_server_counts_connections_and_comes_back_on_the_same_port(
     rtsp_server: RtspServer,
 ) -> None:
     url = rtsp_server.url()
-    with live.opened(url, "tcp") as container:
-        next(live.frames(container, container.streams.video[0]))
-        live.wait_for(lambda: rtsp_server.connections == 1, 5, "one connection")
-    before = live.read_numbers(url, 3)
+    with reading.opened(url, "tcp") as container:
+        next(reading.frames(container, container.streams.video[0]))
+        wait_for(lambda: rtsp_server.connections == 1, 5, "one connection")
+    before = reading.read_numbers(url, 3)
     rtsp_server.kill()
     with pytest.raises(ConnectionRefusedError):
-        live.probe(url)
+        reading.probe(url)
     rtsp_server.start()
-    after = live.read_numbers(url, 5)
+    after = reading.read_numbers(url, 5)
     assert_counting(after, rtsp_server.pattern)
     assert after[0] > before[-1]
     assert rtsp_server.total_connections >= 3
@@ -87,8 +89,8 @@ def test_ffmpeg_publishes_the_pattern(kind: str) -> None:
         pytest.skip(why)
     pattern = Pattern()
     with PUBLISHERS[kind](pattern) as publisher:
-        found, numbers = live.sample(publisher.url, 8)
-    assert found == live.Probe("h264", 640, 360, 30.0)
+        found, numbers = reading.sample(publisher.url, 8)
+    assert found == reading.Probe("h264", 640, 360, 30.0)
     assert_counting(numbers, pattern)
 
 
@@ -96,7 +98,7 @@ def test_ffmpeg_publishes_the_pattern(kind: str) -> None:
 def test_a_publisher_sends_other_codecs(codec: str) -> None:
     pattern = Pattern()
     with live.udp_publisher(pattern, codec=codec) as publisher:
-        found, numbers = live.sample(publisher.url, 8)
+        found, numbers = reading.sample(publisher.url, 8)
     assert found.codec == codec
     assert_counting(numbers, pattern)
 
@@ -104,10 +106,10 @@ def test_a_publisher_sends_other_codecs(codec: str) -> None:
 def test_a_publisher_killed_and_started_again_sends_on_the_same_port() -> None:
     pattern = Pattern()
     with live.rtp_publisher(pattern) as publisher:
-        before = live.read_numbers(publisher.url, 3)
+        before = reading.read_numbers(publisher.url, 3)
         publisher.kill()
         assert not publisher.running
         publisher.start()
-        after = live.read_numbers(publisher.url, 5)
+        after = reading.read_numbers(publisher.url, 5)
     assert_counting(after, pattern)
     assert after[0] > before[-1]

@@ -3,6 +3,7 @@ publisher (ffmpeg listening): the frames come through numbered upwards, every fa
 comes back as a reason in words without the passphrase, and no child is left behind."""
 
 import logging
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from tests.live.publish import Seen, collect, viewer
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
+from tests.support.live_process import free_port
+from tests.support.live_reading import frames
 from tests.support.server import running
 from tests.support.sources import RTSP, source_body
 from tests.support.topology import unique
@@ -43,7 +46,7 @@ def test_frames_come_through_numbered_upwards_and_no_log_has_the_passphrase(
     container = open_srt(publisher.url, {"analyzeduration": "500000"}, (5, 3))
     try:
         numbers = []
-        for frame in live.frames(container, container.streams.video[0]):
+        for frame in frames(container, container.streams.video[0]):
             numbers.append(read_frame_number(frame.to_ndarray(format="rgb24")))
             if len(numbers) == 10:
                 break
@@ -87,7 +90,7 @@ def test_a_wrong_passphrase_is_refused_in_words_without_either_passphrase(
 
 
 def test_nothing_listening_is_a_reason_too() -> None:
-    port = live.free_port(live.socket.SOCK_DGRAM)
+    port = free_port(socket.SOCK_DGRAM)
     with pytest.raises(InputFailed) as failed:
         open_srt(f"srt://127.0.0.1:{port}", {}, (1, 1))
     assert str(failed.value).startswith(f"SRT source srt://127.0.0.1:{port}: ")
@@ -124,7 +127,7 @@ def test_an_ffmpeg_built_without_libsrt_is_a_lasting_failure_that_says_so(
 def test_only_srt_urls_and_the_child_is_stopped_and_reaped() -> None:
     with pytest.raises(ValueError, match=r"not an SRT URL: udp://\*\*\*@"):
         SrtRemux("udp://user:pw@127.0.0.1:5000")
-    port = live.free_port(live.socket.SOCK_DGRAM)
+    port = free_port(socket.SOCK_DGRAM)
     remux = SrtRemux(f"srt://127.0.0.1:{port}", connect_timeout=30)
     remux.start()
     assert remux.returncode is None  # still trying to connect

@@ -13,168 +13,32 @@ Every source is a context manager and a ``Child``: ``stop()`` ends it (TERM, the
   (a listener: the host calls it), ``http_ts_publisher`` (MPEG-TS over HTTP),
   ``hls_publisher`` (segments served by ``HttpDirectory``) and ``rtmp_publisher`` (to
   nginx's RTMP module, ``NginxRtmp``).
-- ``probe(url)`` and ``read_numbers(url, count)`` open a URL with PyAV.
+
+Reading them: ``tests.support.live_reading`` (``probe``, ``sample``, ``read_numbers``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import http.server
-import os
 import shutil
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
-from tests.support.framecode import Pattern, read_frame_number
+from tests.support.framecode import Pattern
+from tests.support.live_process import HERE, Child, free_port, port_free
 
-HERE = Path(__file__).resolve().parent
 #: the system's Python 3, with python3-gi (the project's environment has no ``gi``)
 SYSTEM_PYTHON = "/usr/bin/python3"
 RTMP_MODULE = Path("/usr/lib/nginx/modules/ngx_rtmp_module.so")
 #: the multicast group the multicast publisher sends to (on the loopback interface)
 MULTICAST_GROUP = "239.255.42.42"
-
-
-def free_port(kind: int = socket.SOCK_STREAM, pair: bool = False) -> int:
-    """A port free on 127.0.0.1 now (``pair``: an even one whose successor is free too)."""
-    while True:
-        with socket.socket(socket.AF_INET, kind) as sock:
-            sock.bind(("127.0.0.1", 0))
-            port: int = sock.getsockname()[1]
-        if not pair:
-            return port
-        if port % 2 == 0 and port < 65535 and _port_free(port + 1, kind):
-            return port
-
-
-def _port_free(port: int, kind: int) -> bool:
-    with socket.socket(socket.AF_INET, kind) as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return False
-            raise
-    return True
-
-
-def wait_for(check: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} not within {timeout} s")
-        time.sleep(0.05)
-
-
-class Child:
-    """A child process in a process group of its own (so its children end with it)."""
-
-    name = "child"
-
-    def __init__(self) -> None:
-        self.process: subprocess.Popen[bytes] | None = None
-        # stderr of every run, kept for the messages of failures until the source is done
-        self._log = tempfile.NamedTemporaryFile(prefix=f"tilewall-{self.name}-", suffix=".log")  # noqa: SIM115
-
-    def command(self) -> list[str]:
-        raise NotImplementedError
-
-    def ready(self) -> bool:
-        """True once the process serves (polled after start)."""
-        return True
-
-    def start(self, timeout: float = 15) -> None:
-        if self.running:
-            return
-        self.process = subprocess.Popen(
-            self.command(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            start_new_session=True,
-            cwd=HERE,
-        )
-        self._started()
-        try:
-            wait_for(lambda: self._alive_or_fail() and self.ready(), timeout, f"{self.name} ready")
-        except BaseException:
-            self.stop()
-            raise
-
-    def _started(self) -> None:
-        """Hook: the process has just started."""
-
-    def _alive_or_fail(self) -> bool:
-        if self.process is not None and self.process.poll() is not None:
-            raise RuntimeError(f"{self.name} ended ({self.process.returncode}): {self.log()}")
-        return True
-
-    def log(self) -> str:
-        """What the process wrote on stderr (its last lines)."""
-        self._log.flush()
-        return Path(self._log.name).read_text(errors="replace")[-2000:]
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def _signal(self, sig: int) -> None:
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
-
-    def stop(self, timeout: float = 5) -> None:
-        """Ends the process group: TERM, then KILL after ``timeout``; reaps the process."""
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self._signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self._signal(signal.SIGKILL)
-                self.process.wait()
-        self._signal(signal.SIGKILL)  # anything of its group still left
-        self._close()
-
-    def kill(self) -> None:
-        """Ends the process group at once, as a crash or a pulled cable would."""
-        if self.process is None:
-            return
-        self._signal(signal.SIGKILL)
-        self.process.wait()
-        self._close()
-
-    def _close(self) -> None:
-        if self.process is not None and self.process.stdout is not None:
-            self.process.stdout.close()
-        self.process = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-    def __enter__(self) -> Any:
-        self.start()
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-        self._log.close()
 
 
 class RtspServer(Child):
@@ -314,7 +178,7 @@ def srt_publisher(
         ["-f", "mpegts", f"{url}&mode=listener"],
         pattern,
         respawn=True,
-        ready=lambda: not _port_free(port, socket.SOCK_DGRAM),
+        ready=lambda: not port_free(port, socket.SOCK_DGRAM),
         **kw,
     )
 
@@ -328,7 +192,7 @@ def http_ts_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:
         ["-f", "mpegts", "-listen", "1", url],
         pattern,
         respawn=True,
-        ready=lambda: not _port_free(port, socket.SOCK_STREAM),
+        ready=lambda: not port_free(port, socket.SOCK_STREAM),
         **kw,
     )
 
@@ -406,7 +270,7 @@ class NginxRtmp(Child):
         return ["nginx", "-e", "stderr", "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")]
 
     def ready(self) -> bool:
-        return not _port_free(self.port, socket.SOCK_STREAM)
+        return not port_free(self.port, socket.SOCK_STREAM)
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)
@@ -420,65 +284,3 @@ def rtmp_publisher(pattern: Pattern | None = None, **kw: Any) -> Iterator[Publis
         url = f"rtmp://127.0.0.1:{nginx.port}/live/pattern"
         with Publisher(url, ["-f", "flv", url], pattern, **kw) as publisher:
             yield publisher
-
-
-@dataclass(frozen=True)
-class Probe:
-    codec: str
-    width: int
-    height: int
-    fps: float
-
-
-@contextlib.contextmanager
-def opened(url: str, transport: str | None = None, timeout: float = 10) -> Iterator[Any]:
-    """A PyAV container of a live URL (``srt://`` through ``open_srt``, as the host opens
-    it); ``transport`` ("tcp" or "udp") is RTSP's. Read it with ``demux``."""
-    import av
-
-    if url.startswith("srt://"):
-        from tilewall.live.srt import open_srt
-
-        container = open_srt(url, {}, (timeout, timeout))
-    else:
-        options = {"rtsp_transport": transport} if transport else {}
-        container = av.open(url, options=options, timeout=timeout)
-    try:
-        yield container
-    finally:
-        container.close()
-
-
-def frames(container: Any, stream: Any) -> Iterator[Any]:
-    """The decoded frames of ``stream``, as they come."""
-    for packet in container.demux(stream):
-        yield from packet.decode()
-
-
-def sample(
-    url: str, count: int = 10, transport: str | None = None, timeout: float = 10
-) -> tuple[Probe, list[int | None]]:
-    """What the first video stream at ``url`` is, and the frame numbers of its first
-    ``count`` frames, over one connection (an SRT or HTTP publisher serves one at a time
-    and needs a moment to listen again)."""
-    numbers: list[int | None] = []
-    with opened(url, transport, timeout) as container:
-        stream = container.streams.video[0]
-        rate = stream.average_rate or stream.guessed_rate or 0
-        found = Probe(stream.codec_context.name, stream.width, stream.height, float(rate))
-        if count:
-            for frame in frames(container, stream):
-                numbers.append(read_frame_number(frame.to_ndarray(format="rgb24")))
-                if len(numbers) == count:
-                    break
-    return found, numbers
-
-
-def probe(url: str, transport: str | None = None, timeout: float = 10) -> Probe:
-    """The codec, size and rate of the first video stream at ``url``."""
-    return sample(url, 0, transport, timeout)[0]
-
-
-def read_numbers(url: str, count: int = 10, transport: str | None = None) -> list[int | None]:
-    """The frame numbers of the first ``count`` frames decoded from ``url``."""
-    return sample(url, count, transport)[1]
