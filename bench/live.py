@@ -11,7 +11,7 @@ Parts:
 - ``latency``: a 1080p30 H.264 source made here (PyAV, libx264 ultrafast/zerolatency),
   each access unit carrying, in an SEI of its own, the instant its picture was made;
   a viewer reads it back: *made → at* is glass to glass as scheduled (a receiver shows
-  the frame at ``at``, in the vsync after it), *at − received* the margin the receiver
+  the frame at ``at``, in the vsync after it), *at - received* the margin the receiver
   has to decode before it.
 - ``cpu``: the host's CPU (user + system, its process) relaying one 1080p30 H.264
   stream to 9 viewers, against the same host idle.
@@ -60,7 +60,7 @@ def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 # --- the host ------------------------------------------------------------------------------
@@ -232,7 +232,9 @@ class Viewer:
                     self.samples.append((made, at, received))
 
 
-async def watching(base: str, session: str, ids: list[str], each: int, seconds: float) -> list[Viewer]:
+async def watching(
+    base: str, session: str, ids: list[str], each: int, seconds: float
+) -> list[Viewer]:
     stop = asyncio.Event()
     viewers = [Viewer() for _ in ids for _ in range(each)]
     url = base.replace("http://", "ws://") + "/live/"
@@ -277,7 +279,9 @@ def cpu_seconds(proc: Proc) -> float:
     return float(times.user + times.system)
 
 
-def part_cpu(proc: Proc, api: httpx.Client, session: str, work: Path, seconds: float) -> dict[str, Any]:
+def part_cpu(
+    proc: Proc, api: httpx.Client, session: str, work: Path, seconds: float
+) -> dict[str, Any]:
     port = free_port()
     feeder = looped_file(work, clip(work), port)
     try:
@@ -311,7 +315,9 @@ def part_cpu(proc: Proc, api: httpx.Client, session: str, work: Path, seconds: f
     }
 
 
-def part_outage(proc: Proc, api: httpx.Client, session: str, work: Path, repeats: int) -> dict[str, Any]:
+def part_outage(
+    proc: Proc, api: httpx.Client, session: str, work: Path, repeats: int
+) -> dict[str, Any]:
     port = free_port()
     path = clip(work)
     feeder = looped_file(work, path, port)
@@ -360,12 +366,22 @@ async def _until_status(socket: Any, state: str, timeout: float) -> None:
     raise TimeoutError(state)
 
 
-def _viewers_process(base: str, session: str, ids: list[str], each: int, seconds: float) -> list[int]:
+def _viewers_process(
+    base: str, session: str, ids: list[str], each: int, seconds: float
+) -> list[int]:
     viewers = asyncio.run(watching(base, session, ids, each, seconds))
     return [v.frames for v in viewers]
 
 
-def part_many(proc: Proc, api: httpx.Client, session: str, work: Path, streams: int, seconds: float, processes: int) -> dict[str, Any]:
+def part_many(
+    proc: Proc,
+    api: httpx.Client,
+    session: str,
+    work: Path,
+    streams: int,
+    seconds: float,
+    processes: int,
+) -> dict[str, Any]:
     path = clip(work)
     ports = [free_port() for _ in range(streams)]
     feeders = [looped_file(work, path, p) for p in ports]
@@ -406,7 +422,9 @@ def part_many(proc: Proc, api: httpx.Client, session: str, work: Path, streams: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--parts", default="latency,cpu,outage,many")
     parser.add_argument("--streams", type=int, default=16)
@@ -416,7 +434,10 @@ def main() -> None:
     args = parser.parse_args()
     quick = args.quick
     parts = args.parts.split(",")
-    results: dict[str, Any] = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count()}
+    results: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpus": os.cpu_count(),
+    }
     with tempfile.TemporaryDirectory(prefix="tilewall-live-") as folder:
         work = Path(folder)
         proc, api, session = start_host(work)

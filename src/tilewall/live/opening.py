@@ -3,7 +3,6 @@ protocol whitelist (a URL can reach nothing but its own protocols: never a local
 and FFmpeg's failures put in words a person acts on."""
 
 import errno
-import importlib
 import logging
 from typing import Any
 
@@ -93,11 +92,9 @@ def open_input(source: LiveInput) -> Any:
 def _open_srt(url: str, opts: dict[str, str]) -> Any:
     """SRT through Debian's ffmpeg (PyAV's FFmpeg has no libsrt), remuxed to MPEG-TS on
     a pipe (``tilewall.live.srt``)."""
-    try:
-        srt = importlib.import_module("tilewall.live.srt")
-    except ImportError:
-        raise InputFailed("SRT is not available on this host", lasting=True) from None
-    return srt.open_srt(url, opts, (OPEN_TIMEOUT_S, READ_TIMEOUT_S))
+    from tilewall.live.srt import open_srt  # it imports this module
+
+    return open_srt(url, opts, (OPEN_TIMEOUT_S, READ_TIMEOUT_S))
 
 
 _REASONS: list[tuple[type[BaseException], str, bool]] = [

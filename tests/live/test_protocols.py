@@ -1,0 +1,176 @@
+"""Cameras and encoders of every kind through a real host: GStreamer's RTSP server
+(H.264, H.265, MJPEG, with a password), and ffmpeg publishing over UDP (unicast and
+multicast), RTP, HTTP, HLS and RTMP (tests/support/live_sources.py). What a viewer of
+``/live/<sourceId>`` gets decodes to the frame-numbered pattern, numbered upwards."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import av
+import pytest
+
+from tests.live.publish import Seen, collect, viewer
+from tests.support import live_sources as live
+from tests.support.framecode import Pattern, read_frame_number
+from tests.support.http import ok
+from tests.support.server import running
+from tests.support.sources import RTSP, source_body
+from tests.support.topology import unique
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    yield from running(tmp_path_factory, "live-protocols", in_process=True)
+
+
+def _source(host, url: str, **params: str) -> str:
+    body = source_body(RTSP, unique("Camera"), URL=url, **params)
+    return str(ok(host.api.post("/sources", json=body))["sourceId"])
+
+
+def _status(host, source_id: str) -> dict[str, Any]:
+    return dict(ok(host.api.get(f"/sources/{source_id}/status")))
+
+
+def _frames(n: int) -> Callable[[Seen], bool]:
+    return lambda seen: len(seen.frames) >= n
+
+
+def numbers(seen: Seen) -> list[int | None]:
+    """The frame numbers the frames a viewer got decode to (a fresh decoder, as a
+    receiver joining would have)."""
+    config = seen.configs()[0]
+    decoder = av.CodecContext.create("h264", "r")
+    out: list[int | None] = []
+    for frame in seen.frames:
+        for picture in decoder.decode(av.Packet(frame.data)):
+            assert (picture.width, picture.height) == (config["codedWidth"], config["codedHeight"])
+            out.append(read_frame_number(picture.to_ndarray(format="rgb24")))
+    return out
+
+
+def upwards(found: list[int | None]) -> bool:
+    known = [n for n in found if n is not None]
+    return len(known) >= len(found) - 1 and known == sorted(known) and len(set(known)) > 5
+
+
+async def _watch(host, source_id: str, count: int = 30, timeout: float = 30) -> Seen:
+    async with viewer(host.url, source_id, host.api.session) as socket:
+        return await collect(socket, Seen(), _frames(count), timeout=timeout)
+
+
+@pytest.fixture
+def camera() -> Iterator[live.RtspServer]:
+    with live.RtspServer(Pattern(), user="viewer", password="s3cret-Pass") as server:
+        yield server
+
+
+async def test_rtsp_camera_one_connection_for_many_viewers(host, camera):
+    source_id = _source(host, camera.url("h264"), Transport="tcp")
+    sockets = [viewer(host.url, source_id, host.api.session) for _ in range(6)]
+    opened = [await s.__aenter__() for s in sockets]
+    try:
+        seen = await asyncio.gather(*(collect(s, Seen(), _frames(30)) for s in opened))
+        assert camera.connections == 1 and camera.total_connections == 1
+        for one in seen:
+            assert one.frames[0].key and upwards(numbers(one))
+        status = _status(host, source_id)
+        assert status["state"] == "live" and status["viewers"] == 6
+        assert status["codec"] == "h264" and "s3cret" not in str(status)
+    finally:
+        for s in sockets:
+            await s.__aexit__(None, None, None)
+
+
+@pytest.mark.parametrize("transport", ["udp", "auto"])
+async def test_rtsp_over_udp_and_auto(host, camera, transport):
+    source_id = _source(host, camera.url("h264"), Transport=transport)
+    assert upwards(numbers(await _watch(host, source_id)))
+
+
+@pytest.mark.parametrize("mount", ["h265", "mjpeg"])
+async def test_rtsp_h265_and_mjpeg_transcoded_once(host, camera, mount):
+    source_id = _source(host, camera.url(mount), Transport="tcp")
+    one, two = await asyncio.gather(_watch(host, source_id), _watch(host, source_id))
+    assert upwards(numbers(one)) and upwards(numbers(two))
+    assert host.app.state.live.counts[source_id].encoders == 1
+    assert camera.total_connections == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        (lambda c: c.url("h264", password="wrong"), "401 unauthorized"),
+        (lambda c: c.url("h264", user="", password=""), "401 unauthorized"),
+        (lambda c: c.url("no-such-mount"), "404 no such stream"),
+    ],
+    ids=["wrong-password", "no-password", "no-such-stream"],
+)
+async def test_rtsp_failures_named(host, camera, url, words):
+    source_id = _source(host, url(camera), Transport="tcp")
+    async with viewer(host.url, source_id, host.api.session) as socket:
+        seen = await collect(socket, Seen(), lambda s: words in str(s.texts), timeout=20)
+    assert seen.states()[-1] == "failed"
+    status = _status(host, source_id)
+    assert status["state"] == "failed" and words in status["message"]
+    assert "s3cret" not in str(seen.texts) + str(status)
+
+
+async def test_rtsp_picture_back_after_the_server_restarts(host, camera):
+    source_id = _source(host, camera.url("h264"), Transport="tcp")
+    async with viewer(host.url, source_id, host.api.session) as socket:
+        seen = await collect(socket, Seen(), _frames(20))
+        camera.kill()
+        await collect(socket, seen, lambda s: "reconnecting" in s.states(), timeout=15)
+        had = len(seen.frames)
+        camera.start()
+        await collect(socket, seen, lambda s: len(s.frames) > had + 20, timeout=20)
+        assert seen.states()[-1] == "live"
+        assert seen.frames[had].key  # it starts again on a key frame
+    assert upwards(numbers(Seen(texts=seen.texts, frames=seen.frames[had:])))
+
+
+def _udp() -> Any:
+    return live.udp_publisher(Pattern())
+
+
+def _multicast() -> Any:
+    return live.udp_publisher(Pattern(), multicast=True)
+
+
+def _rtp() -> Any:
+    return live.rtp_publisher(Pattern())
+
+
+def _http() -> Any:
+    return live.http_ts_publisher(Pattern())
+
+
+def _hls() -> Any:
+    return live.hls_publisher(Pattern())
+
+
+def _rtmp() -> Any:
+    reason = live.NginxRtmp.unavailable()
+    if reason:
+        pytest.skip(reason)
+    return live.rtmp_publisher(Pattern())
+
+
+@pytest.mark.parametrize(
+    "publisher", [_udp, _multicast, _rtp, _http, _hls, _rtmp],
+    ids=["udp", "udp-multicast", "rtp", "http-ts", "hls", "rtmp"],
+)  # fmt: skip
+async def test_every_kind_of_stream(host, publisher):
+    with publisher() as source:
+        source_id = _source(host, source.url)
+        seen = await _watch(host, source_id, count=40, timeout=40)
+        assert seen.configs()[0]["codec"].startswith("avc1.")
+        assert upwards(numbers(seen))
+        wait_until(lambda: _status(host, source_id)["viewers"] == 0, 10)
