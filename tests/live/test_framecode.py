@@ -31,26 +31,29 @@ def i420_frame(data: bytes, width: int, height: int) -> av.VideoFrame:
     return frame
 
 
-@pytest.fixture(scope="module")
-def decoded() -> list[Any]:
-    """Twenty frames of the 640x360 pattern through libx264 (zero latency, a low bitrate)
-    and back: RGB arrays."""
-    pattern = Pattern(640, 360, 30)
-    maker = FrameMaker(pattern)
+def round_trip(width: int, height: int, count: int) -> list[Any]:
+    """``count`` frames of the pattern at ``width`` x ``height`` through libx264 (zero
+    latency, 4 bits a pixel a second: 0.9 Mbit/s at 640x360) and back: RGB arrays."""
+    maker = FrameMaker(Pattern(width, height, 30))
     out = io.BytesIO()
     with av.open(out, "w", format="mpegts") as container:
         stream = container.add_stream("libx264", rate=30)
-        stream.width, stream.height, stream.pix_fmt = 640, 360, "yuv420p"
-        stream.bit_rate = 1_000_000
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        stream.bit_rate = 4 * width * height
         stream.options = {"preset": "ultrafast", "tune": "zerolatency"}
-        for i in range(20):
-            frame = i420_frame(maker.frame(FIRST + i), 640, 360)
+        for i in range(count):
+            frame = i420_frame(maker.frame(FIRST + i), width, height)
             frame.pts, frame.time_base = i, Fraction(1, 30)
             container.mux(stream.encode(frame))
         container.mux(stream.encode(None))
     out.seek(0)
     with av.open(out, format="mpegts") as container:
         return [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
+
+
+@pytest.fixture(scope="module")
+def decoded() -> list[Any]:
+    return round_trip(640, 360, 20)
 
 
 def expected(i: int) -> int:
@@ -79,6 +82,16 @@ def test_a_scaled_and_blurred_quarter_reads_the_number(decoded: list[Any], scale
             ImageFilter.GaussianBlur(0.7)
         )
         assert read_frame_number(np.asarray(shown)) == expected(i)
+
+
+def test_every_ninth_of_a_1080p_picture_shown_at_half_size_reads_the_number() -> None:
+    """A 3x3 wall of small tiles: each shows a ninth of the picture at 320x180."""
+    for i, rgb in enumerate(round_trip(1920, 1080, 5)):
+        for y in range(3):
+            for x in range(3):
+                ninth = Image.fromarray(rgb[y * 360 : (y + 1) * 360, x * 640 : (x + 1) * 640])
+                tile = ninth.resize((320, 180), Image.Resampling.BILINEAR)
+                assert read_frame_number(np.asarray(tile)) == expected(i), (i, x, y)
 
 
 def test_a_png_screenshot_with_alpha_reads_the_number(decoded: list[Any]) -> None:

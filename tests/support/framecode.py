@@ -109,14 +109,19 @@ class FrameMaker:
         return bytes(row)
 
     def _chroma_planes(self) -> bytes:
-        w, h = self.pattern.width // 2, self.pattern.height // 2
-        u, v = bytearray(w * h), bytearray(w * h)
-        for j in range(h):
-            for i in range(w):
-                r, b = self._tint(2 * i + 1, 2 * j + 1)
-                u[j * w + i] = round(128 + (-37.797 * r + 112 * b) / 255)
-                v[j * w + i] = round(128 + (112 * r - 18.214 * b) / 255)
-        return bytes(u) + bytes(v)
+        """U and V at half resolution; like the dark rows, constant down each band."""
+        half = self.pattern.width // 2
+        u_plane, v_plane = [], []
+        for top, bottom in self._bands:
+            u, v = bytearray(half), bytearray(half)
+            for i in range(half):
+                r, b = self._tint(2 * i + 1, (top + bottom) / 2)
+                u[i] = round(128 + (-37.797 * r + 112 * b) / 255)
+                v[i] = round(128 + (112 * r - 18.214 * b) / 255)
+            rows = (bottom - top) // 2
+            u_plane.append(bytes(u) * rows)
+            v_plane.append(bytes(v) * rows)
+        return b"".join(u_plane) + b"".join(v_plane)
 
     def _row(self, band: int, number: int) -> bytes:
         index = band % 2
