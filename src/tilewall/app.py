@@ -1,6 +1,7 @@
 """The ASGI application: the interface under /api, receivers and console beside it."""
 
 import inspect
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 from litestar import Litestar, MediaType, Router, get
 from litestar._openapi.schema_generation import SchemaCreator
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+from litestar.datastructures import CacheControlHeader
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
@@ -206,6 +208,19 @@ async def console_css() -> File:
     return File(CONSOLE / "console.css", content_disposition_type="inline")
 
 
+@get(
+    "/receiver/version.js",
+    include_in_schema=False,
+    name="receiver-version",
+    media_type="text/javascript",
+    cache_control=CacheControlHeader(no_cache=True),
+)
+async def receiver_version() -> str:
+    """The host's version as a module for the pages (``tilewall.__version__`` is the one
+    place it is written)."""
+    return f"export const VERSION = {json.dumps(__version__)};\n"
+
+
 def console_routes() -> list[ControllerRouterHandler]:
     """The console at / (only its own files, so unknown paths elsewhere stay 404s)."""
     if not CONSOLE.is_dir():
@@ -306,6 +321,7 @@ def create_app(
     # a live source's frames, taken as media are (app.state.live holds the relays)
     live_ws = live.live_websocket()
     routes: list[ControllerRouterHandler] = [api, media, live_ws, metrics_page, *extra_routes]
+    routes.append(receiver_version)
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():
         routes.append(

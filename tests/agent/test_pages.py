@@ -13,6 +13,7 @@ from tests.support.browser import CHROMIUM, chromium, tw, wait_connected
 from tests.support.http import ADMIN, PASSWORD
 from tests.support.server import ServerProcess
 from tests.support.waiting import wait_until
+from tilewall import __version__
 
 pytestmark = [
     pytest.mark.browser,
@@ -166,3 +167,20 @@ def test_the_console_shows_what_the_agent_did(
     finally:
         context.close()
         host.ok("PUT", "/system/dpms/forceon", json={"displayID": str(display_id)})
+
+
+def test_a_page_reports_the_hosts_version_as_its_firmware(
+    host: ServerProcess, browser: Any
+) -> None:
+    """The page's version comes from the host that served it (/receiver/version.js)."""
+    context = browser.new_context(viewport={"width": 320, "height": 180})
+    try:
+        page = context.new_page()
+        page.goto(f"{host.url}/receiver/")
+        wait_connected(page)
+        seat = tw(page, "t.seatId")
+        assert tw(page, "t.firmware") == f"tilewall-receiver/{__version__}"
+        station = next(d for d in host.ok("GET", "/network")["network"] if d["seatId"] == seat)
+        assert station["firmware"] == f"tilewall-receiver/{__version__}"
+    finally:
+        context.close()

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from tests.support.serving import Served, logged_in
+from tilewall import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,4 +106,10 @@ def test_the_wheel_installs_into_a_fresh_venv_and_serves(tmp_path: Path) -> None
         for page, marker in (("/", b"<html"), ("/receiver/", b"receiver.js")):
             answer = httpx.get(served.origin + page)
             assert answer.status_code == 200 and marker in answer.content, page
+        # one version: the wheel's, the host's and the pages' are tilewall.__version__
+        assert wheel.name.startswith(f"tilewall-{__version__}-"), wheel.name
+        version = httpx.get(f"{served.origin}/receiver/version.js")
+        assert version.status_code == 200, version.text
+        assert version.headers["content-type"].startswith("text/javascript")
+        assert version.text == f'export const VERSION = "{__version__}";\n'
         client.close()

@@ -7,5 +7,6 @@ agent role of its station (``docs/protocol.md``, "Kiosk agent") and imports noth
 the server: a kiosk installs ``tilewall[agent]`` only.
 """
 
-VERSION = "0.1.0"
-FIRMWARE = f"tilewall-agent/{VERSION}"
+from tilewall import __version__
+
+FIRMWARE = f"tilewall-agent/{__version__}"

@@ -4,9 +4,10 @@
 import { render } from "./screen.js";
 import { mediaStore } from "./prefetch.js";
 import { chooseSeat } from "./seat.js";
+import { VERSION as HOST_VERSION } from "/receiver/version.js"; // made by the host (types/)
 
 const VERSION = 1;
-const FIRMWARE = "tilewall-receiver/0.1.0";
+const FIRMWARE = `tilewall-receiver/${HOST_VERSION}`;
 const STATE_KEY = "tilewall.lastState";
 const GROUP_KEY = "tilewall.group";
 const KEY_PREFIX = "tilewall.key.";

@@ -20,6 +20,7 @@ const SHELL = [
   "/receiver/schedule.js",
   "/receiver/wakes.js",
   "/receiver/prefetch.js",
+  "/receiver/version.js",
   "/receiver/screen.css",
   "/receiver/receiver.css",
 ];
