@@ -21,10 +21,11 @@ const STALL_MS = 1000; // no frame for this long: the mark
 const BACKOFF_MIN_MS = 250; // reconnecting after 0.25 s, 0.5 s, 1 s ... 4 s
 const BACKOFF_MAX_MS = 4000;
 const MAX_WAITING = 90; // decoded frames waiting for their instant (3 s at 30 fps)
-// A decoder this far behind (chunks queued, and the frame coming late) cannot catch up:
-// skip to the next key frame. A busy moment of the page is waited out.
-const MAX_DECODING = 60;
-const LATE_MS = 500;
+// A decoder whose output is this far behind what it was given (once it had caught up
+// with the stream after joining: the frames since the last key frame it joins on come
+// in a burst) is too slow for the stream: it is given no more frames until the next key
+// frame, and then its backlog is dropped and it starts again there.
+const BEHIND_MS = 500;
 const HEADER_BYTES = 9;
 const LINK_GRACE_MS = 300; // a connection opening (or reopening) this long is not yet trouble
 const SLOW_NOTE = "higher latency: no secure context";
@@ -32,7 +33,7 @@ const SLOW_NOTE = "higher latency: no secure context";
 /**
  * @typedef {{type: "live", sourceId: string, name: string, url: string, muted?: boolean}} LiveSource
  * @typedef {{state: string, anchorMs: number, anchorPositionMs: number, repeat: boolean, startMs: number}} Timeline
- * @typedef {{hostMs: number, mediaMs: number, expectedMs: number, item: string, key: number}} FrameEntry
+ * @typedef {{hostMs: number, mediaMs: number, expectedMs: number, item: string, key: number, at?: number}} FrameEntry
  * @typedef {{timeline?: Timeline, clock?: () => number, record?: (entry: FrameEntry) => void}} LiveContext
  * @typedef {{type: "config", codec: string, codedWidth: number, codedHeight: number, fps?: number}} LiveConfig
  * @typedef {{type: "status", state: string, message?: string}} LiveStatus
@@ -242,17 +243,22 @@ function canvasPicture(el, source, ctx, clock) {
   /** @type {VideoDecoderConfig | null} */
   let config = null;
   let needKey = true;
+  let newestIn = -Infinity; // the instant of the newest chunk given the decoder
+  let newestOut = -Infinity; // ... and of the newest frame out of it
+  let caughtUp = false; // a frame of now came out since the last (re)join
   /** @type {VideoFrame[]} decoded, by instant, waiting for it */
   let waiting = [];
   /** @type {number | null} the instant (host ms) of the frame on the canvas */
   let shownAt = null;
   // what became of the frames received (sample(): for people and tests to read)
-  const counts = { received: 0, decoded: 0, drawn: 0, skipped: 0, errors: 0 };
+  const counts = { received: 0, decoded: 0, drawn: 0, skipped: 0, resets: 0, errors: 0 };
 
   function makeDecoder() {
     decoder = new VideoDecoder({
       output(frame) {
         counts.decoded += 1;
+        newestOut = Math.max(newestOut, frame.timestamp / 1000);
+        if (newestOut >= clock() - BEHIND_MS) caughtUp = true;
         waiting.push(frame);
         if (waiting.length > 1 && waiting[waiting.length - 2].timestamp > frame.timestamp) waiting.sort((a, b) => a.timestamp - b.timestamp);
         while (waiting.length > MAX_WAITING) /** @type {VideoFrame} */ (waiting.shift()).close();
@@ -302,12 +308,20 @@ function canvasPicture(el, source, ctx, clock) {
         makeDecoder();
       }
       const d = /** @type {VideoDecoder} */ (decoder);
-      if ((needKey || (d.decodeQueueSize > MAX_DECODING && at < clock() - LATE_MS)) && !key) {
-        needKey = true; // too far behind, or joined between key frames: wait for the next one
+      const behind = caughtUp && d.decodeQueueSize > 0 && newestIn - newestOut > BEHIND_MS;
+      if (!key && (needKey || behind)) {
+        needKey = true; // joined between key frames, or too slow: wait for the next one
         counts.skipped += 1;
         return at;
       }
+      if (key && behind && config) {
+        d.reset(); // its backlog is dropped: it starts again at this key frame
+        d.configure(config);
+        counts.resets += 1;
+        newestOut = at; // nothing is owed from before it
+      }
       needKey = false;
+      newestIn = at;
       try {
         d.decode(new EncodedVideoChunk({ type: key ? "key" : "delta", timestamp: Math.round(at * 1000), data: new Uint8Array(data, HEADER_BYTES) }));
       } catch {
@@ -318,6 +332,7 @@ function canvasPicture(el, source, ctx, clock) {
     /** The connection is gone: the next one starts with a key frame. */
     rejoin() {
       needKey = true;
+      caughtUp = false;
     },
     /**
      * Draw the newest frame whose instant has come (none while frozen) and close the
@@ -342,7 +357,7 @@ function canvasPicture(el, source, ctx, clock) {
         canvas.dataset.at = String(shownAt);
         if (ctx.record && frameTime !== undefined) {
           const hostMs = now - (performance.now() - frameTime);
-          ctx.record({ hostMs, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0 });
+          ctx.record({ hostMs, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0, at: shownAt });
         }
       }
       for (const f of waiting.splice(0, due + 1)) f.close();

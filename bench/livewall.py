@@ -1,0 +1,179 @@
+"""A live source on a wall of receiver pages in headless Chromium (the receiver's side of
+docs/live.md): ``tilewall serve`` in its own process relays a 720p30 H.264 stream
+(Debian's ffmpeg, ``testsrc2`` pushed as MPEG-TS over UDP) to the tiles of one zone,
+each a page in a browser context of its own, as each tile is a device of its own.
+
+Every tile records each live frame it draws (``window.tilewall.sync()``: the host instant
+of the animation frame it was drawn in, and the frame's ``at``). Figures:
+
+- *spread*: for every frame drawn by all tiles, the latest tile's drawing instant less
+  the earliest's (the goal: within one refresh, 17 ms, p95);
+- *late*: each drawing instant less the frame's ``at`` (how long after its instant a tile
+  draws a frame; glass to glass is the relay's made-to-``at``, bench/live.py, plus this
+  and one refresh);
+- *switch*: the zone switched from stopped to the stream, from the switch's answer to
+  the first live frame drawn on each tile (p95 over the tiles of every switch); the
+  first switch opens the stream (*cold*), the others find it open (the relay lingers).
+
+    PYTHONPATH=src python -m bench.livewall --tiles 9 --play 10 --switches 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.procs import free_port, tilewall_proc
+from bench.seed import ADMIN, PASSWORD, Seeded, seed
+from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, host_ms, percentile
+from tilewall.client import Client
+
+FFMPEG = "/usr/bin/ffmpeg"
+
+#: the live frames a tile drew since a host instant: [{hostMs, at}]
+DRAWN_JS = """(since) => window.tilewall.sync(since).frames
+  .filter((f) => f.at !== undefined).map((f) => ({hostMs: f.hostMs, at: f.at}))"""
+
+
+def publisher(port: int, size: str = "1280x720", fps: int = 30) -> subprocess.Popen[bytes]:
+    """A live stream pushed to udp://127.0.0.1:``port``, as an encoder does."""
+    return subprocess.Popen(
+        [
+            FFMPEG, "-hide_banner", "-loglevel", "error", "-re",
+            "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={fps}",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency",
+            "-g", str(fps), "-pix_fmt", "yuv420p",
+            "-f", "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def stats(values: list[float]) -> dict[str, Any]:
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50) if values else None,
+        "p95": percentile(values, 95) if values else None,
+        "max": max(values) if values else None,
+    }
+
+
+def drawn(pages: list[Any], since: float) -> list[list[dict[str, float]]]:
+    return [page.evaluate(DRAWN_JS, since) for page in pages]
+
+
+def spread_and_late(tiles: list[list[dict[str, float]]]) -> tuple[list[float], list[float]]:
+    by_frame: dict[float, list[float]] = {}
+    late: list[float] = []
+    for frames in tiles:
+        for f in frames:
+            by_frame.setdefault(f["at"], []).append(f["hostMs"])
+            late.append(f["hostMs"] - f["at"])
+    spreads = [max(t) - min(t) for t in by_frame.values() if len(t) == len(tiles)]
+    return spreads, late
+
+
+def first_frames(pages: list[Any], since: float) -> list[float | None]:
+    out: list[float | None] = []
+    for frames in drawn(pages, since):
+        out.append(min((f["hostMs"] for f in frames), default=None))
+    return out
+
+
+def run(tiles: int, play_s: float, switches: int, work: Path, size: str) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    data = work / f"seed-{tiles}"
+    seed(data, tiles, 0, one_zone=True)
+    zone = Seeded.read(data).zones[0]
+    port = free_port()
+    camera = publisher(port, size)
+    proc = tilewall_proc(data, work, "uvicorn", f"livewall-{tiles}")
+    try:
+        with proc, sync_playwright() as playwright:
+            proc.start()
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            host = Client(proc.base_url, ADMIN, PASSWORD)
+            host.login()
+            pages = []
+            for n in range(tiles):
+                page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
+                page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
+                pages.append(page)
+            for page in pages:
+                page.wait_for_function(
+                    "() => window.tilewall && window.tilewall.state"
+                    " && window.tilewall.state.role === 'tile'",
+                    timeout=30_000,
+                )
+            source = host.sources.create(
+                "Bench camera", "RTSP Streamer", {"URL": f"udp://127.0.0.1:{port}"}
+            )["sourceId"]
+
+            firsts: list[dict[str, Any]] = []
+            for n in range(switches):
+                host.zones.stop(zone, by="id")
+                time.sleep(1.0)
+                host.zones.switch(zone, source_id=source, by="id")
+                switched = host_ms()
+                time.sleep(3.0 if n else 8.0)
+                got = first_frames(pages, switched)
+                firsts.append(
+                    {"cold": n == 0, "ms": [None if g is None else g - switched for g in got]}
+                )
+
+            began = host_ms()
+            time.sleep(play_s)
+            spreads, late = spread_and_late(drawn(pages, began))
+            counts = [page.evaluate("() => window.tilewall.sample().frames") for page in pages]
+            host.close()
+            browser.close()
+    finally:
+        camera.kill()
+        camera.wait(10)
+    warm = [m for f in firsts if not f["cold"] for m in f["ms"] if m is not None]
+    cold = [m for f in firsts if f["cold"] for m in f["ms"] if m is not None]
+    missing = sum(m is None for f in firsts for m in f["ms"])
+    return {
+        "tiles": tiles,
+        "size": size,
+        "play_s": play_s,
+        "spread_ms": stats(spreads),
+        "late_ms": stats(late),
+        "switch_warm_ms": stats(warm),
+        "switch_cold_ms": stats(cold),
+        "switch_no_frame": missing,
+        "frames": counts,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiles", type=int, default=9)
+    parser.add_argument("--play", type=float, default=10.0, help="seconds of steady play")
+    parser.add_argument("--switches", type=int, default=8)
+    parser.add_argument("--size", default="1280x720", help="the stream's picture size")
+    parser.add_argument("--out", type=Path, help="results JSON")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="livewall-") as tmp:
+        result = run(args.tiles, args.play, args.switches, Path(tmp), args.size)
+    for name in ("spread_ms", "late_ms", "switch_warm_ms", "switch_cold_ms"):
+        s = result[name]
+        print(f"{name:15} n={s['n']} p50={_ms(s['p50'])} p95={_ms(s['p95'])} max={_ms(s['max'])}")
+    print(f"switches without a frame: {result['switch_no_frame']}")
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+if __name__ == "__main__":
+    main()
