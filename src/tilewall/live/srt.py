@@ -92,8 +92,13 @@ class SrtRemux:
             raise RuntimeError("already started")
         command = self.command(find_ffmpeg(self._ffmpeg))
         log.debug("SRT input: %s", redact_text(" ".join(command), self.url))
+        # unbuffered: PyAV's read(n) gets what the pipe holds now, not a wait for n bytes
         self._process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            command,
+            bufsize=0,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         self._drain = threading.Thread(target=self._read_stderr, name="srt-stderr", daemon=True)
         self._drain.start()
