@@ -27,7 +27,7 @@ from tests.support.browser import (
     needs_chromium,
     screenshot,
 )
-from tests.support.live_wire import LiveWire, read_number
+from tests.support.live_wire import QUADRANT_COLOURS, LiveWire, read_number
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
@@ -128,4 +128,38 @@ def test_the_service_worker_leaves_live_alone(browser: Any, origin: str) -> None
         " for (const r of await cache.keys()) out.push(r.url); } return out; }"
     )
     assert kept and not [url for url in kept if "/live/" in url], kept
+    context.close()
+
+
+def test_a_live_window_of_a_layout_stays_in_its_window(
+    browser: Any, origin: str, wire: LiveWire
+) -> None:
+    """A control-room layout: the camera in the left half, nothing in the right half."""
+    layout = {
+        "type": "layout",
+        "sourceId": "room",
+        "name": "Control room",
+        "layoutId": "l1",
+        "layoutName": "Two up",
+        "windows": [
+            {"x": 0, "y": 0, "width": 0.5, "height": 1, "source": live_source(wire.url())},
+            {
+                "x": 0.5,
+                "y": 0,
+                "width": 0.5,
+                "height": 1,
+                "source": {"type": "blank", "sourceId": "", "name": "", "sourceType": "?"},
+            },
+        ],
+    }
+    context = browser.new_context(viewport=VIEWPORT)
+    page = open_harness(context, origin, standalone(layout))
+    wait_until(lambda: shown_at(page), what="a live frame in the window")
+    image = screenshot(page, "live-page-layout")
+    # the 16:9 picture in a window half as wide: letterboxed in the left half
+    top_left = (int(W * 0.05), int(H * 0.3))
+    assert near(image.getpixel(top_left), QUADRANT_COLOURS[0]), image.getpixel(top_left)
+    assert near(image.getpixel((int(W * 0.45), int(H * 0.7))), QUADRANT_COLOURS[3])
+    for x, y in ((0.75, 0.5), (0.25, 0.1), (0.25, 0.9)):  # the right window, the bars
+        assert near(image.getpixel((int(W * x), int(H * y))), BLACK), (x, y)
     context.close()
