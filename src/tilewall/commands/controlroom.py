@@ -18,8 +18,6 @@ from tilewall.commands.base import (
 
 controlroom = interface_group("controlroom", "Control rooms: layouts of sources on a zone.")
 
-# control room
-
 
 @controlroom.command("list")
 def list_instances() -> None:

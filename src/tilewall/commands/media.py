@@ -16,8 +16,6 @@ from tilewall.commands.base import (
 
 media = interface_group("media", "The media library: files signage sources play.")
 
-# media
-
 
 @media.command("list")
 def list_media() -> None:

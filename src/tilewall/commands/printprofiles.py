@@ -21,8 +21,6 @@ from tilewall.commands.base import (
 
 printprofiles = interface_group("printprofiles", "Print profiles, one per print queue.")
 
-# print profiles
-
 
 @printprofiles.command("list")
 def list_profiles() -> None:

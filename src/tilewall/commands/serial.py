@@ -11,8 +11,6 @@ from tilewall.commands.base import Column, client, interface_group, show, show_l
 
 serial = interface_group("serial", "Serial commands to the screens of seats.")
 
-# serial
-
 
 def _data(text: str, encoding: str) -> bytes:
     try:

@@ -18,8 +18,6 @@ from tilewall.commands.base import (
 
 sources = interface_group("sources", "Sources: things displays can play.")
 
-# sources
-
 
 def _params(source: Json) -> str:
     return ", ".join(f"{p['paramName']}={p['paramValue']}" for p in source.get("params", []))

@@ -123,6 +123,3 @@ def update_zone(
 def delete_zone(zone: str, by: By) -> None:
     """Delete a zone."""
     done(client().zones.delete(zone, by=by), f"zone {zone!r} deleted")
-
-
-# mirror groups
