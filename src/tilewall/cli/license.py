@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from tilewall import LazyConsole
-from tilewall.commands.local import needs_server
+from tilewall.cli.local import needs_server
 
 console = LazyConsole()
 

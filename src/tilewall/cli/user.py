@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tilewall import LazyConsole
-from tilewall.commands.local import data_dir_option, needs_server
+from tilewall.cli.local import data_dir_option, needs_server
 from tilewall.host.errors import HostError
 
 console = LazyConsole()

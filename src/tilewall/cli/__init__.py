@@ -1,6 +1,6 @@
 """The ``tilewall`` command: serve the host, back it up and restore it, run the kiosk
 agent; its command groups (``tilewall displays ...``, ``tilewall user ...``) are in
-:mod:`tilewall.commands`.
+:mod:`tilewall.cli.groups`.
 
 The server side (``tilewall.server``, ``tilewall.config``, licensing) is imported by the
 commands that need it, not here: a kiosk that installs ``tilewall[agent]`` runs
@@ -16,8 +16,8 @@ import click
 
 from tilewall import LazyConsole, __version__
 from tilewall.agent.cli import agent
-from tilewall.commands import WithGroups
-from tilewall.commands.local import data_dir_option, database_option, needs_server
+from tilewall.cli.groups import WithGroups
+from tilewall.cli.local import data_dir_option, database_option, needs_server
 
 if TYPE_CHECKING:
     from tilewall.tls import TlsFiles
