@@ -11,12 +11,12 @@ import pytest
 
 from tests.domain.test_all_or_nothing import WEB, locked_display, snapshot, web
 from tests.support.ports import MemoryStore
+from tilewall.host import triggers
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
 from tilewall.host.memory import Event
 from tilewall.host.playback.control import Target
 from tilewall.host.ports import Change
-from tilewall.host.schedule import triggers
 from tilewall.platform.media_files import FolderMediaFiles
 
 

@@ -11,12 +11,12 @@ from tilewall.host.model import (
     Layout,
     MirrorGroup,
     Preset,
+    ScheduledEvent,
     Source,
     Station,
     VideoWall,
     Zone,
 )
-from tilewall.host.schedule.model import ScheduledEvent
 
 #: document kind of each persisted collection, and how its objects are keyed
 COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {

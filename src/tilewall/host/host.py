@@ -11,7 +11,6 @@ import msgspec
 
 from tilewall.host.access.accounts import Accounts
 from tilewall.host.clock import SystemClock
-from tilewall.host.content.controlroom import ControlRoom
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import NotFound, Unavailable
@@ -28,6 +27,7 @@ from tilewall.host.memory import State
 from tilewall.host.peripherals.printprofiles import PrintProfiles
 from tilewall.host.peripherals.serial import PortWriter, SeatPorts, Serial
 from tilewall.host.playback.control import Playback
+from tilewall.host.playback.controlroom import ControlRoom
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
 from tilewall.host.ports import (

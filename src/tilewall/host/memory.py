@@ -21,12 +21,12 @@ from tilewall.host.model import (
     Layout,
     MirrorGroup,
     Preset,
+    ScheduledEvent,
     Source,
     Station,
     VideoWall,
     Zone,
 )
-from tilewall.host.schedule.model import ScheduledEvent
 
 #: the attribute of :class:`State` that holds each collection
 _COLLECTION_ATTRIBUTES = {

@@ -5,7 +5,7 @@ import pytest
 
 from tilewall.host.errors import Conflict, Invalid
 from tilewall.host.schedule.events import ActionSpec, EventSpec
-from tilewall.host.schedule.triggers import triggered_by
+from tilewall.host.triggers import triggered_by
 
 from .conftest import Rig, local_ms, switch_spec
 

@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 
 from tilewall.host.errors import Invalid
+from tilewall.host.model import Action, ScheduledEvent
 from tilewall.host.schedule import occurrences as occ
-from tilewall.host.schedule.model import Action, ScheduledEvent
 
 NY = "America/New_York"
 BERLIN = "Europe/Berlin"

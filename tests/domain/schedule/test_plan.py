@@ -6,8 +6,7 @@ from typing import Any
 import pytest
 
 from tilewall.host.errors import NotFound
-from tilewall.host.model import Timeline
-from tilewall.host.schedule.model import Action, ScheduledEvent, ScheduleState, Snapshot
+from tilewall.host.model import Action, ScheduledEvent, ScheduleState, Snapshot, Timeline
 from tilewall.host.schedule.plan import Tick, due
 
 from .test_occurrences import ms

@@ -18,7 +18,7 @@ from tilewall.host.host import Host
 from tilewall.host.ports import Play
 from tilewall.host.schedule import occurrences as occ
 from tilewall.host.schedule.playlog import MAX_LIMIT, MAX_RETENTION_DAYS
-from tilewall.host.schedule.triggers import triggered_by
+from tilewall.host.triggers import triggered_by
 
 TAGS = [EXTENSION_TAG, "Play log"]
 CLIENT_HEADER = b"x-tilewall-client"

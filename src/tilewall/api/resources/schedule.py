@@ -10,6 +10,7 @@ from litestar.params import Parameter
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, documented, errors
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
+from tilewall.host.model import ACTION_KINDS, Action, ScheduledEvent
 from tilewall.host.playback.overlays import LEVELS, MAX_ALERT_MS
 from tilewall.host.schedule import occurrences as occ
 from tilewall.host.schedule.events import (
@@ -19,7 +20,6 @@ from tilewall.host.schedule.events import (
     ActionSpec,
     EventSpec,
 )
-from tilewall.host.schedule.model import ACTION_KINDS, Action, ScheduledEvent
 
 TAGS = [EXTENSION_TAG, "Schedule"]
 _DAY = r"(197[1-9]|19[89]\d|20\d\d|21\d\d|2200)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"

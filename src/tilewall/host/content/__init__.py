@@ -1,1 +1,1 @@
-"""Sources, their catalogue of types, the media library and control-room layouts."""
+"""Sources, their catalogue of types, live inputs and the media library."""

@@ -1,1 +1,2 @@
-"""What displays, zones and mirror groups play: timelines, playlists, presets, overlays, render descriptions."""
+"""What displays, zones and mirror groups play: timelines, playlists and their slots,
+presets, control rooms (layouts shown by zones), overlays."""

@@ -6,8 +6,8 @@ from tilewall.host.errors import NotFound
 from tilewall.host.ids import lookup, new_id, path_name
 from tilewall.host.model import Display, MirrorGroup, Preset, Timeline, Zone
 from tilewall.host.playback import timeline
-from tilewall.host.schedule.triggers import triggered_by
 from tilewall.host.state import Core
+from tilewall.host.triggers import triggered_by
 
 
 class Presets:

@@ -6,14 +6,21 @@ from typing import Literal
 import msgspec
 
 from tilewall.host.errors import NotFound
-from tilewall.host.model import Display, MirrorGroup, Timeline, Zone
+from tilewall.host.model import (
+    Display,
+    MirrorGroup,
+    ScheduledEvent,
+    ShownAlert,
+    Snapshot,
+    Timeline,
+    Zone,
+)
 from tilewall.host.playback import timeline
 from tilewall.host.playback.control import Playback, Target
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
-from tilewall.host.schedule.model import ScheduledEvent, ShownAlert, Snapshot
-from tilewall.host.schedule.triggers import triggered_by
 from tilewall.host.state import Core
+from tilewall.host.triggers import triggered_by
 
 BROADCAST = "broadcast"
 

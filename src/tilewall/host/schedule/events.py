@@ -13,9 +13,9 @@ from typing import Any
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id
 from tilewall.host.memory import Transaction
+from tilewall.host.model import ACTION_KINDS, Action, ScheduledEvent
 from tilewall.host.playback.overlays import LEVELS, MAX_ALERT_MS
 from tilewall.host.schedule import occurrences as occ
-from tilewall.host.schedule.model import ACTION_KINDS, Action, ScheduledEvent
 from tilewall.host.state import Core
 
 #: longest occurrence, and widest window of a listing

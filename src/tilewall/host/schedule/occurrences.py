@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from dateutil.rrule import rrule, rruleset, rrulestr
 
 from tilewall.host.errors import Invalid
-from tilewall.host.schedule.model import ScheduledEvent
+from tilewall.host.model import ScheduledEvent
 
 #: how far local times and instants can be apart (UTC-12 .. UTC+14), plus margin
 _MARGIN = timedelta(hours=16)

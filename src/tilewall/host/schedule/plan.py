@@ -25,7 +25,7 @@ from typing import Protocol
 import msgspec
 
 from tilewall.host.errors import HostError, StoreFailed
-from tilewall.host.schedule.model import (
+from tilewall.host.model import (
     Handled,
     Outcome,
     Run,

@@ -4,7 +4,7 @@ A display plays while its timeline (its own, its zone's or its mirror group's) i
 playing a source or a video list and the display is not blanked (DPMS off). Every
 change the host announces is compared with the plays that are open; a play that no
 longer matches ends, and a new one starts, with the trigger of the change that caused
-it (:mod:`tilewall.host.schedule.triggers`). Plays are written to the play log store
+it (:mod:`tilewall.host.triggers`). Plays are written to the play log store
 right after the change that caused them, in the background; reads merge what is not
 written yet, so they see every play. When the host starts it compares what displays
 show with the plays left open, and records any difference with the trigger
@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
+from tilewall.host import triggers
 from tilewall.host.errors import Invalid, StoreFailed
 from tilewall.host.ids import new_id
 from tilewall.host.memory import Event
@@ -22,7 +23,6 @@ from tilewall.host.playback import timeline
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.ports import Play, PlayLogStore
-from tilewall.host.schedule import triggers
 from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ import contextlib
 import logging
 
 from tilewall.host.errors import StoreFailed
+from tilewall.host.model import ScheduleState
 from tilewall.host.schedule.events import Events
-from tilewall.host.schedule.model import ScheduleState
 from tilewall.host.schedule.plan import Effects, Tick
 from tilewall.host.schedule.playlog import DAY_MS, PlayLog
 from tilewall.host.state import Core
