@@ -30,7 +30,7 @@ def assert_counting(numbers: list[int | None], pattern: Pattern) -> None:
 
 @pytest.fixture(scope="module")
 def camera() -> Iterator[RtspServer]:
-    with RtspServer(Pattern(), user="viewer", password="s3cret pass") as server:
+    with RtspServer(Pattern(), user="viewer", password="s3cret-pass") as server:
         yield server
 
 
