@@ -11,8 +11,17 @@ from typing import Any
 import pytest
 
 from tests.live.pages import live_source, mark, open_harness, receiver_files, standalone
-from tests.support.browser import ARGS, VIEWPORT, chromium, needs_chromium, screenshot
-from tests.support.live_wire import LiveWire, read_number
+from tests.support.browser import (
+    ARGS,
+    VIEWPORT,
+    chromium,
+    needs_chromium,
+    screenshot,
+    wait_connected,
+)
+from tests.support.live_wire import LiveWire, UdpPattern, read_number
+from tests.support.server import ServerProcess, free_port, running
+from tests.support.sources import RTSP, source_body
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
@@ -66,3 +75,35 @@ def test_without_webcodecs_the_stream_plays_through_mse(
     page.wait_for_timeout(1000)
     assert number(page, "still-held") == held
     context.close()
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from running(tmp_path_factory, "live-tv", in_process=True)
+
+
+def test_a_tv_over_plain_http_plays_a_camera_through_the_host(
+    browser: Any, host: ServerProcess
+) -> None:
+    """A receiver page loaded from the host by a name that is not this machine's: the
+    host's own fragmented MP4 of a camera (``?format=fmp4``), with the station's key."""
+    camera = UdpPattern(free_port()).start()
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(f"{host.url.replace('127.0.0.1', INSECURE)}/receiver/?seat=tv-1")
+        wait_connected(page)
+        display_id = host.lock("tv-1")
+        source_id = host.ok(
+            "POST", "/sources", json=source_body(RTSP, "Door camera", URL=camera.url)
+        )["sourceId"]
+        host.ok("PUT", f"/displays/{display_id}/switch", params={"destinationSourceId": source_id})
+        page.wait_for_selector("video.live-picture", timeout=10_000)
+        first = wait_until(lambda: number(page, "tv"), timeout=20, what="the camera's picture")
+        wait_until(lambda: (number(page, "tv-moving") or 0) > first, what="the picture moving")
+        assert "higher latency: no secure context" in (mark(page) or "")
+        status = host.ok("GET", f"/sources/{source_id}/status")
+        assert status["state"] == "live" and status["viewers"] == 1, status
+    finally:
+        context.close()
+        camera.stop()
