@@ -151,3 +151,18 @@ def test_the_console_tests_the_camera(wall: LiveWall) -> None:
     # and the picture, drawn by the receiver's renderer
     page.wait_for_selector(".source-test-picture canvas.live-picture[data-at]", timeout=15_000)
     page.context.close()
+
+
+def test_the_consoles_live_view_shows_the_camera(wall: LiveWall) -> None:
+    page = wall.context.browser.new_context(viewport=CONSOLE_VIEWPORT).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    console_login(page, wall.host.url, "#/overview")
+    # the wall's tiles in the overview draw the camera with the receiver's renderer
+    page.wait_for_selector(".tile canvas.live-picture[data-at]", timeout=20_000)
+    drawn = page.eval_on_selector_all(
+        ".tile canvas.live-picture", "cs => cs.filter((c) => c.dataset.at).length"
+    )
+    assert drawn >= 1
+    assert not errors, errors
+    page.context.close()
