@@ -58,6 +58,10 @@ class Host:
 
     ``tilewall.server`` assembles a running host (store, machine adapters, licence keys
     from the configuration); tests hand it fakes.
+
+    The services are built in the order they depend on one another, each given what it
+    needs, built before it. Only the failover settings and the host group need each
+    other; that pair is joined once, where it is built.
     """
 
     def __init__(
@@ -76,9 +80,6 @@ class Host:
         member_store: Persistence | None = None,
         coordination: GroupCoordination | None = None,
     ) -> None:
-        # Services are built in the order they depend on one another: each is given what
-        # it needs, built before it. Only the failover settings and the group of hosts
-        # need each other; that pair is joined once, below, where it is built.
         #: the interface log and troubleshooting reports; None for a host without files
         self._files = files
         #: how the host was set up, as shown in troubleshooting reports
@@ -111,13 +112,7 @@ class Host:
         self.printprofiles = PrintProfiles(self.core)
         #: kiosk agents beside the receiver pages (their serial ports, devices, power)
         self.agents = Agents(self.core, self.stations)
-        seat_ports = SeatPorts(self.core)
-        self.serial = Serial(
-            self.core,
-            self._machine,
-            seat_ports,
-            SeatSerialWriter(seat_ports, PortWriter(seat_ports, self._machine), self.agents),
-        )
+        self.serial = _serial(self.core, self._machine, self.agents)
         #: scheduled events, the loop that runs them, and what played (plays: the play
         #: log's store; kept in memory without one)
         self.schedule = Events(self.core, self._machine.time_zone)
@@ -283,3 +278,10 @@ class Host:
         if not in_failover_group:
             return "-1"
         return str(self.core.state.mapping_generation)
+
+
+def _serial(core: Core, machine: MachineSlot, agents: Agents) -> Serial:
+    """Serial commands, sent to the port a seat was given on the host, else to the port of
+    its kiosk agent."""
+    ports = SeatPorts(core)
+    return Serial(core, machine, ports, SeatSerialWriter(ports, PortWriter(ports, machine), agents))

@@ -49,11 +49,13 @@ class FolderMediaFiles:
         base = self.locate(folder)
         if base is None:
             return []
-        return [
+        names = [
             (Path(dirpath) / file).relative_to(self._root).as_posix()
             for dirpath, _dirs, files in os.walk(base)
             for file in files
         ]
+        # a link to a file outside the library is no file of it
+        return [name for name in names if self.locate(name) is not None]
 
     def duration_s(self, name: str) -> float | None:
         path = self.locate(name)
