@@ -97,6 +97,28 @@ def test_nothing_listening_is_a_reason_too() -> None:
     assert not failed.value.lasting
 
 
+def test_a_listening_host_gets_the_frames_of_an_encoder_that_calls_it() -> None:
+    with live.srt_caller(Pattern()) as encoder:
+        container = open_srt(encoder.url, {}, (8, 3))
+        try:
+            numbers = []
+            for frame in frames(container, container.streams.video[0]):
+                numbers.append(read_frame_number(frame.to_ndarray(format="rgb24")))
+                if len(numbers) == 5:
+                    break
+        finally:
+            container.close()
+    assert None not in numbers and numbers == sorted(numbers), numbers
+    assert gone(container.remux.pid)
+
+
+def test_a_listening_host_that_no_one_calls_gives_up_in_time() -> None:
+    port = free_port(socket.SOCK_DGRAM)
+    with pytest.raises(InputFailed) as failed:
+        open_srt(f"srt://127.0.0.1:{port}?mode=listener", {}, (1, 1))
+    assert str(failed.value).startswith(f"SRT source srt://127.0.0.1:{port}?mode=listener: ")
+
+
 def test_no_ffmpeg_is_a_lasting_failure_that_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,7 +10,7 @@ Every source is a context manager and a ``Child``: ``stop()`` ends it (TERM, the
   ``connections`` counts the clients connected now.
 - ``Publisher``: ``ffmpeg`` fed by ``live_pattern.py``; made by ``udp_publisher``
   (unicast or multicast MPEG-TS), ``rtp_publisher`` (MPEG-TS in RTP), ``srt_publisher``
-  (a listener: the host calls it), ``http_ts_publisher`` (MPEG-TS over HTTP),
+  (a listener: the host calls it), ``srt_caller`` (it calls the host), ``http_ts_publisher`` (MPEG-TS over HTTP),
   ``hls_publisher`` (segments served by ``HttpDirectory``) and ``rtmp_publisher`` (to
   nginx's RTMP module, ``NginxRtmp``).
 
@@ -181,6 +181,16 @@ def srt_publisher(
         ready=lambda: not port_free(port, socket.SOCK_DGRAM),
         **kw,
     )
+
+
+def srt_caller(pattern: Pattern | None = None, *, latency_ms: int = 60, **kw: Any) -> Publisher:
+    """MPEG-TS over SRT, ffmpeg calling a listener on a free port (until one answers:
+    ffmpeg gives up after 3 s and is started again); ``url`` is the listener's, the one
+    the host is given (``mode=listener``)."""
+    port = free_port(socket.SOCK_DGRAM)
+    url = f"srt://127.0.0.1:{port}?mode=listener&latency={latency_ms * 1000}"
+    target = f"srt://127.0.0.1:{port}?mode=caller&latency={latency_ms * 1000}"
+    return Publisher(url, ["-f", "mpegts", target], pattern, respawn=True, **kw)
 
 
 def http_ts_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:

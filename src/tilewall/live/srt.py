@@ -79,7 +79,10 @@ class SrtRemux:
         return [
             ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
             "-protocol_whitelist", "srt,udp",
-            "-connect_timeout", str(self._connect_ms), "-timeout", str(self._read_us),
+            # a caller gives up connecting, a listener waiting for its caller, a stream
+            # going silent: each ends the child, so nothing waits on the pipe for ever
+            "-connect_timeout", str(self._connect_ms),
+            "-listen_timeout", str(self._connect_ms * 1000), "-timeout", str(self._read_us),
             # a copy needs no look at the stream first: pass it on at once
             "-fflags", "nobuffer", "-analyzeduration", "200000",
             "-i", self.url, "-map", "0", "-c", "copy", "-f", "mpegts", "-flush_packets", "1",
@@ -215,13 +218,19 @@ def open_srt(url: str, options: dict[str, str], timeout: tuple[float, float]) ->
     except SrtError as error:
         raise InputFailed(str(error), lasting=True) from None
     opts = {k: v for k, v in options.items() if k in _DEMUX_OPTIONS}
+    # PyAV's timeout cannot interrupt a read of a Python file: should the child hang
+    # without ending, stopping it ends the read
+    watchdog = threading.Timer(sum(timeout) + 2.0, remux.stop)
+    watchdog.start()
     try:
-        container = av.open(remux.stdout, "r", format="mpegts", options=opts, timeout=timeout)
+        container = av.open(remux.stdout, "r", format="mpegts", options=opts)
     except Exception:
+        watchdog.cancel()
         remux.wait(1.0)
         reason = remux.error()
         remux.stop()
         if reason is not None:
             raise InputFailed(reason) from None
-        raise
+        raise InputFailed(f"SRT source {redact(url)}: no stream came") from None
+    watchdog.cancel()
     return SrtInput(container, remux)
