@@ -8,6 +8,7 @@ import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,7 +112,7 @@ def test_the_agent_asks_the_tty_for_the_settings(
     asked: list[list[int]] = []
     real = termios.tcsetattr
 
-    def spy(fd: int, when: int, attributes: list[int]) -> None:
+    def spy(fd: int, when: int, attributes: list[Any]) -> None:
         asked.append(list(attributes[:6]))
         real(fd, when, attributes)
 

@@ -17,7 +17,7 @@ pytestmark = only_on("sqlite", "the pages and headers do not depend on the store
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def client(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TILEWALL_ADMIN_USER", ADMIN)
         mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
@@ -28,7 +28,7 @@ def client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
             yield client
 
 
-def policy(response) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+def policy(response) -> dict[str, list[str]]:
     text = response.headers["content-security-policy"]
     directives = {}
     for part in text.split(";"):
@@ -47,7 +47,7 @@ def receiver_paths() -> list[str]:
     return ["/receiver/", *(f"/receiver/{p.name}" for p in sorted(folder.iterdir()))]
 
 
-def common(response) -> None:  # type: ignore[no-untyped-def]
+def common(response) -> None:
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["referrer-policy"] == "no-referrer"
     assert not [h for h in response.headers if h.lower().startswith("access-control-")]

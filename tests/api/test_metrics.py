@@ -14,11 +14,15 @@ from tilewall.server import make_app
 TOKEN = "a-scraper-token-of-some-length"
 
 
-def scrape(client: TestClient, **headers: str) -> dict[str, Any]:  # type: ignore[type-arg]
+#: a sample's value by its name and its labels (sorted)
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(client: TestClient, **headers: str) -> Samples:
     response = client.get("/metrics", headers=headers)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
-    samples: dict[str, Any] = {}
+    samples: Samples = {}
     for family in text_string_to_metric_families(response.text):
         for sample in family.samples:
             key = (sample.name, tuple(sorted(sample.labels.items())))
@@ -26,7 +30,7 @@ def scrape(client: TestClient, **headers: str) -> dict[str, Any]:  # type: ignor
     return samples
 
 
-def value(samples: dict[str, Any], name: str, **labels: str) -> float:
+def value(samples: Samples, name: str, **labels: str) -> float:
     return float(samples[(name, tuple(sorted(labels.items())))])
 
 
@@ -45,7 +49,7 @@ class FailingStore:
 
 
 @pytest.fixture
-def demo(data_dir, monkeypatch):  # type: ignore[no-untyped-def]
+def demo(data_dir, monkeypatch):
     monkeypatch.setenv("TILEWALL_METRICS_TOKEN", TOKEN)
     with TestClient(make_app(data_dir, demo=True)) as client:
         yield client

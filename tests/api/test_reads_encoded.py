@@ -16,6 +16,7 @@ from tests.support.server import InProcessServer
 from tests.support.sources import create_source
 from tests.support.topology import lock, locked_display, make_mirror, make_wall, register, unique
 from tests.support.waiting import wait_until
+from tilewall.api.read_cache import EncodedOnce
 from tilewall.api.resources import (
     displays,
     mirrorgroups,
@@ -28,7 +29,7 @@ from tilewall.api.resources import (
 from tilewall.api.resources import zones as zones_api
 
 #: every read encoded once per revision, with its view
-VIEWS = {
+VIEWS: dict[str, EncodedOnce[Any]] = {
     "/displays": displays.DISPLAYS,
     "/zones": zones_api.ZONES,
     "/sources": sources.SOURCES,
@@ -83,8 +84,14 @@ def test_the_host_state_revision_moves_with_changes_and_announcements(api, host)
     assert host.core.revision > after_change
 
 
-def _by(items: list[dict[str, Any]], key: str, value: Any) -> dict[str, Any] | None:
+def _find(items: list[dict[str, Any]], key: str, value: Any) -> dict[str, Any] | None:
     return next((item for item in items if item[key] == value), None)
+
+
+def _by(items: list[dict[str, Any]], key: str, value: Any) -> dict[str, Any]:
+    found = _find(items, key, value)
+    assert found is not None, f"no {key} {value!r} in {items}"
+    return found
 
 
 def test_writes_through_the_interface_show_in_the_next_read(api):
@@ -129,19 +136,19 @@ def test_writes_through_the_interface_show_in_the_next_read(api):
     assert listed["playingSourceId"] == source and listed["isPlaying"] is True
     # the wall's displays are no longer standalone
     standalone = ok(api.get("/displays", params={"isStandaloneOnly": True}))["displays"]
-    assert _by(standalone, "displayId", wall.displays[0]) is None
+    assert _find(standalone, "displayId", wall.displays[0]) is None
 
     # mirror groups: created, deleted
     pair = make_mirror(api, unique("Next read pair"))
     assert _by(ok(api.get("/mirrorgroups"))["mirrorgroups"], "id", pair.id)
     ok(api.delete(url("mirrorgroups", pair.id)))
-    assert _by(ok(api.get("/mirrorgroups"))["mirrorgroups"], "id", pair.id) is None
+    assert _find(ok(api.get("/mirrorgroups"))["mirrorgroups"], "id", pair.id) is None
 
     # presets: saved, deleted
     saved = ok(api.post("/presets", json={"name": "Next read preset"}))
     assert _by(ok(api.get("/presets"))["presets"], "id", saved["id"])
     ok(api.delete(url("presets", saved["id"])))
-    assert _by(ok(api.get("/presets"))["presets"], "id", saved["id"]) is None
+    assert _find(ok(api.get("/presets"))["presets"], "id", saved["id"]) is None
 
     # receiver devices: named
     seat = register(api).seat_id
@@ -153,7 +160,7 @@ def test_writes_through_the_interface_show_in_the_next_read(api):
 
     # the source deleted last: gone from the list at once
     ok(api.delete(url("sources", source)))
-    assert _by(ok(api.get("/sources"))["sources"], "sourceId", source) is None
+    assert _find(ok(api.get("/sources"))["sources"], "sourceId", source) is None
 
 
 def test_liveness_reported_by_the_hub_shows_in_the_next_read(api, host):
@@ -275,7 +282,7 @@ async def test_a_receiver_online_over_a_websocket_shows_in_the_next_read(tmp_pat
         host = server.app.state.host
         api = server.api
 
-        def listed(seat: str) -> dict[str, Any] | None:
+        def listed(seat: str) -> dict[str, Any]:
             return _by(ok(api.get("/displays"))["displays"], "seatId", seat)
 
         seat = "seat-websocket"

@@ -84,7 +84,7 @@ def recording(client: Client) -> Client:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:  # type: ignore[type-arg]
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The demo host of this module, behind Litestar's TestClient."""
     from argon2 import PasswordHasher
 
@@ -105,13 +105,13 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:  # ty
 
 
 @pytest.fixture(scope="module")
-def client(app: TestClient) -> Client:  # type: ignore[type-arg]
+def client(app: TestClient) -> Client:
     """A client logged in as the admin (on its first call)."""
     return recording(Client(user=ADMIN, password=PASSWORD, http=app))
 
 
 @pytest.fixture(scope="module")
-def anon(app: TestClient) -> Client:  # type: ignore[type-arg]
+def anon(app: TestClient) -> Client:
     """A client that never logs in."""
     return Client(http=app)
 

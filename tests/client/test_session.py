@@ -16,7 +16,7 @@ from tests.support.server import free_port
 from tilewall.client import ApiError, Client, HostUnreachable
 from tilewall.client.base import api_root
 
-Http = TestClient  # type: ignore[type-arg]
+Http = TestClient
 
 
 def test_login_answers_the_session_and_later_calls_send_it(app: Http) -> None:

@@ -10,7 +10,7 @@ from tests.support.http import Api
 from tests.support.topology import register
 from tilewall.client import Client, geometry, grid, monitor
 
-Http = TestClient  # type: ignore[type-arg]
+Http = TestClient
 
 
 def test_receiver_devices(client: Client, app: Http) -> None:

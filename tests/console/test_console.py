@@ -11,7 +11,7 @@ from tests.support.waiting import wait_until
 pytestmark = pytest.mark.browser
 
 
-def test_login_sends_back_where_the_operator_was(browser, host_url):  # type: ignore[no-untyped-def]
+def test_login_sends_back_where_the_operator_was(browser, host_url):
     context = browser.new_context(viewport=CONSOLE_VIEWPORT)
     page = context.new_page()
     try:
@@ -36,7 +36,7 @@ def test_login_sends_back_where_the_operator_was(browser, host_url):  # type: ig
         context.close()
 
 
-def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, api):
     page.goto(f"{host_url}/#/overview")
     page.wait_for_selector(".wall-canvas .tile")
     assert page.locator(".wall-canvas .tile").count() == 4
@@ -91,7 +91,7 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     shot(page, "overview")
 
 
-def test_save_recall_and_delete_a_preset(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_save_recall_and_delete_a_preset(page, host_url, api):
     page.goto(f"{host_url}/#/presets")
     slides = source_id(api, "Welcome Slides")
     r = api.put("/zones/byname/Lobby Top/switch", params={"destinationSourceId": slides})
@@ -115,7 +115,7 @@ def test_save_recall_and_delete_a_preset(page, host_url, api):  # type: ignore[n
     assert not any(p["name"] == "Console Test" for p in api.get("/presets").json()["presets"])
 
 
-def test_upload_a_media_file(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_upload_a_media_file(page, host_url, api):
     page.goto(f"{host_url}/#/media")
     page.wait_for_selector(".media-item")
     page.fill("input[name=folder]", "console")
@@ -133,7 +133,7 @@ def test_upload_a_media_file(page, host_url, api):  # type: ignore[no-untyped-de
     page.keyboard.press("Escape")
 
 
-def test_create_a_source_from_its_form(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_create_a_source_from_its_form(page, host_url, api):
     page.goto(f"{host_url}/#/sources")
     page.get_by_role("button", name="+ New source").click()
     form = page.locator("form.source-form")
@@ -176,7 +176,7 @@ def test_create_a_source_from_its_form(page, host_url, api):  # type: ignore[no-
     assert media.index("demo/bars.png") < media.index("demo/pattern.png")
 
 
-def test_lock_a_receiver_and_build_a_wall(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_lock_a_receiver_and_build_a_wall(page, host_url, api):
     page.goto(f"{host_url}/#/receivers")
     page.get_by_role("button", name="Lock Demo 7").click()
     page.get_by_role("button", name="Unlock Demo 7").wait_for()
@@ -218,7 +218,7 @@ def test_lock_a_receiver_and_build_a_wall(page, host_url, api):  # type: ignore[
     shot(page, "walls", full_page=True)
 
 
-def test_broadcast_an_alert(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_broadcast_an_alert(page, host_url, api):
     page.goto(f"{host_url}/#/alerts")
     page.fill("textarea[name=message]", "Fire drill at 11:00")
     page.locator("label.check", has_text="Warning (orange)").locator("input").check()
@@ -234,7 +234,7 @@ def test_broadcast_an_alert(page, host_url, api):  # type: ignore[no-untyped-def
     api.put("/system/broadcast/stop")
 
 
-def test_settings_and_layouts_render_readably(page, host_url):  # type: ignore[no-untyped-def]
+def test_settings_and_layouts_render_readably(page, host_url):
     page.goto(f"{host_url}/#/settings")
     page.get_by_role("heading", name="Diagnostics").wait_for()
     page.wait_for_function("!document.body.innerText.includes('Loading…')")
@@ -247,7 +247,7 @@ def test_settings_and_layouts_render_readably(page, host_url):  # type: ignore[n
     shot(page, "layouts")
 
 
-def test_a_lost_session_goes_to_login_and_back(browser, host_url):  # type: ignore[no-untyped-def]
+def test_a_lost_session_goes_to_login_and_back(browser, host_url):
     context = browser.new_context(viewport=CONSOLE_VIEWPORT)
     page = context.new_page()
     try:
@@ -348,7 +348,7 @@ SYSTEM = {
 }
 
 
-def test_settings_against_a_host_that_offers_system_operations(page, host_url):  # type: ignore[no-untyped-def]
+def test_settings_against_a_host_that_offers_system_operations(page, host_url):
     """The /system operations are answered here as SPEC.md shapes them, so the cards,
     the diagnostics checklist and a change can be checked before the host has them."""
     import json
@@ -356,7 +356,7 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url): 
 
     sent: list[tuple[str, str, object]] = []
 
-    def answer(route):  # type: ignore[no-untyped-def]
+    def answer(route):
         request = route.request
         path = urlsplit(request.url).path
         if request.method != "GET":

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 SEAT = "console-rx"
 
 
-def test_switch_and_alert_from_the_console_show_on_a_receiver(browser, page, host_url, api):  # type: ignore[no-untyped-def]
+def test_switch_and_alert_from_the_console_show_on_a_receiver(browser, page, host_url, api):
     context = browser.new_context(viewport=VIEWPORT)
     receiver = context.new_page()
     try:

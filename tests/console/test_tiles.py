@@ -40,7 +40,7 @@ def _pixels(page: object, png: bytes, points: list[tuple[float, float]]) -> list
     return [tuple(c) for c in got]
 
 
-def test_rename_a_receiver_in_the_console(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_rename_a_receiver_in_the_console(page, host_url, api):
     page.goto(f"{host_url}/#/receivers")
     page.get_by_role("button", name="Rename Demo 6").click()
     dialog = page.locator("dialog")
@@ -60,7 +60,7 @@ def test_rename_a_receiver_in_the_console(page, host_url, api):  # type: ignore[
     shot(page, "receivers-renamed")
 
 
-def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):  # type: ignore[no-untyped-def]
+def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):
     # demo-7 becomes a display on its own
     r = api.put("/network/demo-7/lock")
     assert r.status_code == 200, r.text

@@ -100,7 +100,7 @@ async def test_readers_never_see_a_change_the_store_has_not_committed(
     release = asyncio.Event()
     apply = store.apply
 
-    async def slow_apply(changes):  # type: ignore[no-untyped-def]
+    async def slow_apply(changes):
         committing.set()
         await release.wait()
         await apply(changes)

@@ -141,7 +141,7 @@ def shown_at(page: Any) -> float | None:
 
 def mark(page: Any) -> str | None:
     """The "no signal" mark's text, or None when it is hidden."""
-    return page.evaluate(  # type: ignore[no-any-return]
+    return page.evaluate(
         "() => { const m = document.querySelector('.live .nosignal');"
         " return m && !m.hidden ? m.textContent : null; }"
     )

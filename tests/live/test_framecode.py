@@ -47,8 +47,8 @@ def round_trip(width: int, height: int, count: int) -> list[Any]:
             container.mux(stream.encode(frame))
         container.mux(stream.encode(None))
     out.seek(0)
-    with av.open(out, format="mpegts") as container:
-        return [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
+    with av.open(out, mode="r", format="mpegts") as reading:
+        return [f.to_ndarray(format="rgb24") for f in reading.decode(video=0)]
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,9 @@ def test_a_png_screenshot_with_alpha_reads_the_number(decoded: list[Any]) -> Non
 def test_the_tint_tells_which_part_of_the_picture_a_tile_shows(decoded: list[Any]) -> None:
     rgb = decoded[3]
     for col, row in [(0, 0), (1, 0), (0, 1), (1, 1)]:
-        x, y = read_position(rgb, (col * 320, row * 180, 320, 180))
+        position = read_position(rgb, (col * 320, row * 180, 320, 180))
+        assert position is not None, (col, row)
+        x, y = position
         assert x == pytest.approx(0.25 + col / 2, abs=0.08)
         assert y == pytest.approx(0.25 + row / 2, abs=0.08)
 

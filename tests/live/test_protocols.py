@@ -17,7 +17,7 @@ from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
 from tests.support.server import running
-from tests.support.sources import RTSP, source_body
+from tests.support.sources import RTSP, body_of
 from tests.support.topology import unique
 from tests.support.waiting import wait_until
 
@@ -30,7 +30,7 @@ def host(tmp_path_factory):
 
 
 def _source(host, url: str, **params: str) -> str:
-    body = source_body(RTSP, unique("Camera"), URL=url, **params)
+    body = body_of(RTSP, unique("Camera"), {"URL": url, **params})
     return str(ok(host.api.post("/sources", json=body))["sourceId"])
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,6 +21,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 TILES = [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+def unmarked(page: Any) -> bool:
+    return mark(page) is None
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +50,7 @@ def wall(browser: Any, origin: str, wire: LiveWire) -> Iterator[list[Any]]:
     source = live_source(wire.url())
     pages = [open_harness(context, origin, wall_tile(source, col, row)) for col, row in TILES]
     for page in pages:
-        wait_until(lambda page=page: shown_at(page), what="a live frame on every tile")
+        wait_until(partial(shown_at, page), what="a live frame on every tile")
     yield pages
     context.close()
 
@@ -75,7 +80,7 @@ def test_held_last_frame_is_the_same_on_every_tile_and_marked(
     wire.stop_source("connection refused")
     last = wire.last
     for page in wall:
-        wait_until(lambda page=page: mark(page), what="the no-signal mark")
+        wait_until(partial(mark, page), what="the no-signal mark")
         assert "connection refused" in (mark(page) or "")
     # a busy page may still be decoding what came before the stop
     deadline = time.monotonic() + 10
@@ -88,6 +93,6 @@ def test_held_last_frame_is_the_same_on_every_tile_and_marked(
 
     wire.resume()
     for page in wall:
-        wait_until(lambda page=page: mark(page) is None, what="the mark cleared")
+        wait_until(partial(unmarked, page), what="the mark cleared")
     back = numbers(wall, "back")
     assert all(n is not None and n > last for n in back), (back, last)

@@ -23,7 +23,7 @@ from tests.live.publish import (
 )
 from tests.support.http import ADMIN, PASSWORD, error, ok
 from tests.support.server import running
-from tests.support.sources import RTSP, source_body
+from tests.support.sources import RTSP, body_of, source_body
 from tests.support.topology import unique
 from tests.support.waiting import wait_until
 from tilewall.cli import main
@@ -37,7 +37,7 @@ def host(tmp_path_factory):
 
 
 def _source(host, url: str, **params: str) -> str:
-    body = source_body(RTSP, unique("Camera"), URL=url, **params)
+    body = body_of(RTSP, unique("Camera"), {"URL": url, **params})
     return str(ok(host.api.post("/sources", json=body))["sourceId"])
 
 
@@ -107,7 +107,9 @@ async def test_the_stream_closes_after_the_last_viewer_leaves(host):
         wait_until(lambda: _status(host, source_id)["state"] == "idle", 15, what="closing")
         assert source_id not in host.app.state.live.relays
         # ffmpeg's one-connection server ends when its client goes
-        wait_until(lambda: camera.process.poll() is not None, 10, what="the server let go")
+        process = camera.process
+        assert process is not None
+        wait_until(lambda: process.poll() is not None, 10, what="the server let go")
 
 
 @pytest.mark.parametrize("codec", ["hevc", "mjpeg"])

@@ -4,14 +4,13 @@ from pathlib import Path
 
 import psutil
 
+from tilewall.host.machine.facts import DiagnosticsInput, StationProbe
 from tilewall.host.model import Licence
 from tilewall.platform import platform_for
 from tilewall.platform.diagnostics import (
     IDS,
     NOT_USED,
     Diagnostics,
-    DiagnosticsInput,
-    StationProbe,
     secure_boot_state,
 )
 from tilewall.platform.facts import MachineFacts

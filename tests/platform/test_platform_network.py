@@ -197,7 +197,7 @@ async def test_linux_update_drives_nmcli_and_reads_are_busy_meanwhile() -> None:
     gate = asyncio.Event()
 
     class SlowUp(RecordingRunner):
-        async def run(self, argv, *, timeout=60.0):  # type: ignore[no-untyped-def]
+        async def run(self, argv, *, timeout=60.0):
             result = await super().run(argv, timeout=timeout)
             if argv[:3] == ["nmcli", "connection", "up"]:
                 await gate.wait()

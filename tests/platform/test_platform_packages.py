@@ -3,8 +3,8 @@ import shutil
 
 import pytest
 
+from tilewall.host.machine.facts import PACKAGE_CATALOGUE as CATALOGUE
 from tilewall.platform.packages import (
-    CATALOGUE,
     LinuxPackages,
     SimulatedPackages,
     UnknownPackage,

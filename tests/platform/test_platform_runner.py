@@ -50,6 +50,7 @@ async def test_memory_store_copies_and_removes() -> None:
     store = MemorySettingsStore()
     await store.put("a", {"x": [1]})
     read = store.get("a")
+    assert read is not None
     read["x"].append(2)
     assert store.get("a") == {"x": [1]}
     await store.put("a", None)

@@ -33,11 +33,11 @@ W, H = VIEWPORT["width"], VIEWPORT["height"]
 
 
 def top_left(image: Any) -> tuple[int, int, int]:
-    return image.getpixel((image.width // 4, image.height // 4))  # type: ignore[no-any-return]
+    return image.getpixel((image.width // 4, image.height // 4))
 
 
 def bottom_right(image: Any) -> tuple[int, int, int]:
-    return image.getpixel((3 * image.width // 4, 3 * image.height // 4))  # type: ignore[no-any-return]
+    return image.getpixel((3 * image.width // 4, 3 * image.height // 4))
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +82,10 @@ def test_station_lifecycle(host: ServerProcess, context: Any) -> None:
     page.wait_for_function("() => !document.querySelector('.card.pairing')", timeout=2000)
     left_pairing_s = time.monotonic() - started
     print(f"\nlock -> page left pairing in {left_pairing_s * 1000:.0f} ms")
-    device = host.station("life-a")
-    assert device is not None
-    assert device["status"] == "CONNECTED"
-    assert device["displayId"] == display_id
+    locked = host.station("life-a")
+    assert locked is not None
+    assert locked["status"] == "CONNECTED"
+    assert locked["displayId"] == display_id
     assert tw(page, "t.state.displayId") == display_id
     assert pairing_shown(pages["life-b"]), "the other station stays available"
 

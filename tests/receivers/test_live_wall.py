@@ -400,7 +400,9 @@ def timelines(wall: Wall) -> list[dict[str, Any]]:
     return [p.evaluate("() => window.tilewall.state.content.timeline") for p in wall.pages.values()]
 
 
-def check_started_on_the_instant(wall: Wall, command: str, held_ms: float) -> None:
+def check_started_on_the_instant(
+    wall: Wall, command: tuple[str, dict[str, Any]], held_ms: float
+) -> None:
     """After ``command`` every tile has one start instant, in the future, holds paused at
     the position the timeline has then (pre-rolled), and starts its clock on it."""
     before = host_now()

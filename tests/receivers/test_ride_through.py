@@ -157,7 +157,7 @@ def through_service_worker(page: Any) -> None:
 
 
 def media_status(page: Any) -> dict[str, Any]:
-    return page.evaluate(STATUS)  # type: ignore[no-any-return]
+    return page.evaluate(STATUS)
 
 
 def wait_kept(page: Any, files: int) -> dict[str, Any]:
@@ -167,7 +167,7 @@ def wait_kept(page: Any, files: int) -> dict[str, Any]:
         s = media_status(page)
         return s if len(s["wanted"]) == files and not s["missing"] and not s["busy"] else None
 
-    return wait_until(done, 10, 0.05, "the media kept ahead")  # type: ignore[no-any-return]
+    return wait_until(done, 10, 0.05, "the media kept ahead")
 
 
 def playlist(page: Any, files: list[str]) -> list[Item]:
@@ -290,7 +290,7 @@ def in_step(
 
 
 def host_timeline(host: ServerProcess, display_id: int) -> dict[str, Any]:
-    return host.ok("GET", f"/displays/{display_id}/render")["content"]["timeline"]  # type: ignore[no-any-return]
+    return host.ok("GET", f"/displays/{display_id}/render")["content"]["timeline"]
 
 
 def back_in_step(

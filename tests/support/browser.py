@@ -162,13 +162,13 @@ def near(colour: tuple[int, ...], expected: tuple[int, ...], tolerance: int = 30
 
 
 def centre(image: Any) -> tuple[int, int, int]:
-    return image.getpixel((image.width // 2, image.height // 2))  # type: ignore[no-any-return]
+    return image.getpixel((image.width // 2, image.height // 2))
 
 
 def colour_at(page: Any, x: float, y: float) -> tuple[int, int, int]:
     """The colour of the page at (``x``, ``y``), fractions of its width and height."""
     image = screenshot(page)
-    return image.getpixel((int(image.width * x), int(image.height * y)))  # type: ignore[no-any-return]
+    return image.getpixel((int(image.width * x), int(image.height * y)))
 
 
 def wait_colour(

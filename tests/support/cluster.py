@@ -152,6 +152,20 @@ class Host:
         assert answer.status_code == 200, answer.text
         return sorted(s["sourceName"] for s in answer.json()["sources"])
 
+    def has_source(self, name: str) -> bool:
+        return name in self.source_names()
+
+    def lists_sources(self, names: list[str]) -> bool:
+        """The host's sources are ``names`` (sorted), no more."""
+        return self.source_names() == names
+
+    def creates_source(self, name: str) -> bool:
+        """A web source ``name`` is created (False when the host refuses it now)."""
+        return self.api.post("/sources", json=web_source(name)).status_code == 200
+
+    def is_standby(self) -> bool:
+        return self.role() == "standby"
+
 
 class Cluster:
     """The hosts of one test on one database."""

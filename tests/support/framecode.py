@@ -182,7 +182,7 @@ def _decode_strip(values: list[bool], lengths: list[int], at: int) -> tuple[int,
     px, units = float(lengths[at]), MARKER
     if px / units < 1.2:
         return None
-    need, halves = 2 + 2 * BITS, []
+    need, halves = 2 + 2 * BITS, list[float]()
     for run in range(at + 1, len(values)):
         n = round(lengths[run] / (px / units))
         if len(halves) + n >= need:

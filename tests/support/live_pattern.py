@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framecode import FrameMaker, Pattern
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a program
+from tests.support.framecode import FrameMaker, Pattern
 
 
 def feed(maker: FrameMaker, command: list[str]) -> int:

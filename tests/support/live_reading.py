@@ -25,6 +25,7 @@ def opened(url: str, transport: str | None = None, timeout: float = 10) -> Itera
     it); ``transport`` ("tcp" or "udp") is RTSP's. Read it with ``demux``."""
     import av
 
+    container: Any
     if url.startswith("srt://"):
         from tilewall.live.srt import open_srt
 
@@ -71,3 +72,10 @@ def probe(url: str, transport: str | None = None, timeout: float = 10) -> Probe:
 def read_numbers(url: str, count: int = 10, transport: str | None = None) -> list[int | None]:
     """The frame numbers of the first ``count`` frames decoded from ``url``."""
     return sample(url, count, transport)[1]
+
+
+def all_read(numbers: list[int | None]) -> list[int]:
+    """``numbers``, every one of them read (fails naming them if a picture was not)."""
+    read = [n for n in numbers if n is not None]
+    assert len(read) == len(numbers), f"pictures without a number: {numbers}"
+    return read

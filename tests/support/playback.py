@@ -307,7 +307,7 @@ class PlaybackMixin:
     # --- a target that does not exist ----------------------------------------------------------
 
     def test_every_operation_404_for_an_unknown_target(self, api: Api, target: Target) -> None:
-        operations = list(OPERATIONS)
+        operations: list[tuple[str, Any]] = list(OPERATIONS)
         if target.switches:
             operations.append(("switch", {"sourceId": "x"}))
         if target.stops:

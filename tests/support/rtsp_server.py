@@ -23,8 +23,8 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstRtspServer", "1.0")
 from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framecode import FrameMaker, Pattern  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a program
+from tests.support.framecode import FrameMaker, Pattern  # noqa: E402
 
 ENCODERS = {
     "h264": "x264enc tune=zerolatency speed-preset=ultrafast key-int-max={fps} bitrate={kbps}"

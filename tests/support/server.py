@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 import pytest
@@ -75,7 +75,7 @@ class ServerProcess:
 
     # --- the process ----------------------------------------------------------------------
 
-    def start(self, timeout: float = 40.0) -> ServerProcess:
+    def start(self, timeout: float = 40.0) -> Self:
         """Start, wait until it serves, log in."""
         self.spawn()
         self.wait_ready(timeout)
@@ -143,7 +143,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def restart(self) -> ServerProcess:
+    def restart(self) -> Self:
         """Stop and start again on the same data directory and port."""
         self.stop()
         return self.start()
@@ -179,7 +179,7 @@ class ServerProcess:
     def station(self, seat: str) -> dict[str, Any] | None:
         for device in self.ok("GET", "/network")["network"]:
             if device["seatId"] == seat:
-                return device  # type: ignore[no-any-return]
+                return device
         return None
 
     def wait_station(
@@ -189,7 +189,7 @@ class ServerProcess:
             device = self.station(seat)
             return device if device is not None and predicate(device) else None
 
-        return wait_until(check, timeout, 0.1, f"station {seat}")  # type: ignore[no-any-return]
+        return wait_until(check, timeout, 0.1, f"station {seat}")
 
     def lock(self, seat: str) -> int:
         """Lock a receiver (connected or about to be); its display id."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from tests.support.http import Api, ok
@@ -47,6 +48,13 @@ def source_body(
 ) -> dict[str, Any]:
     """A create/update body; ``params`` by catalogue param name (underscores for spaces).
     Params carry their catalogue type when ``typed``, an empty type otherwise."""
+    return body_of(type_, name, params, typed=typed)
+
+
+def body_of(
+    type_: str, name: str | None, params: Mapping[str, str], *, typed: bool = False
+) -> dict[str, Any]:
+    """``source_body`` with its params in a mapping."""
     types = PARAM_TYPES.get(type_, {}) if typed else {}
     named = {k.replace("_", " "): v for k, v in params.items()}
     return {
@@ -75,7 +83,7 @@ def create_source(
     """A source of ``type_`` with what it needs and ``params``; the host's answer."""
     values = minimal_params(api, type_)
     values.update(params)
-    body: dict[str, Any] = ok(api.post("/sources", json=source_body(type_, name, **values)))
+    body: dict[str, Any] = ok(api.post("/sources", json=body_of(type_, name, values)))
     assert body["sourceId"], body
     return body
 

@@ -207,7 +207,7 @@ def find(api: Api, collection: str, key: str, field_name: str, value: Any) -> di
     """The item of list ``collection`` (answer key ``key``) whose ``field_name`` is ``value``."""
     for item in ok(api.get(collection))[key]:
         if item[field_name] == value:
-            return item  # type: ignore[no-any-return]
+            return item
     raise AssertionError(f"no {collection} item with {field_name} {value!r}")
 
 

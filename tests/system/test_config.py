@@ -133,6 +133,7 @@ async def test_core_settings_are_durable_and_refuse_reentry():
     value = store.get("platform.hostname")
     await store.put("list", [1, 2])
     got = store.get("list")
+    assert got is not None
     got.append(3)
     assert store.get("list") == [1, 2] and value == "wall-host"
     await store.put("list", None)
@@ -156,10 +157,12 @@ def test_host_management_gives_the_real_adapters(tmp_path: Path):
 def test_swapped_platform_reaches_every_service(tmp_path: Path):
     import dataclasses
 
+    from tilewall.platform.bundle import Platform
     from tilewall.platform.serialports import RecordingSerialPorts
     from tilewall.server import build_host
 
     host = build_host(None, tmp_path)
+    assert isinstance(host.platform, Platform)
     swapped = dataclasses.replace(host.platform, serial=RecordingSerialPorts())
     host.platform = swapped
     assert host.platform is swapped and host.machine.platform is swapped

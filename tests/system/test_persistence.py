@@ -18,6 +18,7 @@ from tests.support.topology import locked_display, make_mirror, make_wall
 def test_restart_keeps_every_change(data_dir: Path):
     with app_client(data_dir, keep=True) as api:
         token = api.session
+        assert token is not None
         display = locked_display(api, "keep-1", "10.2.0.1")
         wall = make_wall(api, "Kept wall")
         mirror = make_mirror(api, "Kept pair")
@@ -97,6 +98,7 @@ def test_restart_forgets_deleted_objects(data_dir: Path):
 def test_logged_out_session_stays_out_after_restart(data_dir: Path):
     with app_client(data_dir, keep=True) as api:
         token = api.session
+        assert token is not None
         ok(api.delete("/session"))
     with app_client(data_dir, session=False) as api:
         api.use_session(token)

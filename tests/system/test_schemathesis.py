@@ -323,7 +323,7 @@ schema = (
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def live(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TILEWALL_ADMIN_USER", ADMIN)
         mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)

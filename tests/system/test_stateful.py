@@ -26,7 +26,7 @@ def _document() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def host(tmp_path_factory: pytest.TempPathFactory):
     data_dir: Path = tmp_path_factory.mktemp("stateful") / "data"
     with Served(data_dir, "--demo") as served:
         client = logged_in(served.base)

@@ -7,6 +7,7 @@ from tests.support.http import error, ok
 from tests.support.mixins import FullCrudMixin, NamesInPathsMixin, SortedByNameMixin
 from tests.support.sources import control_body, control_source, web_source
 from tests.support.topology import unique, zone_on_new_wall
+from tilewall.host.memory import Event
 
 NONE = {"id": "", "name": "None", "sources": []}
 
@@ -78,7 +79,7 @@ class TestLayoutCrud(SharedApp, FullCrudMixin, NamesInPathsMixin, SortedByNameMi
             ({"name": "L", "windows": [window(cam, x=0.6, w=0.5)]}, 400, ("x + width",)),
             ({"name": "L", "windows": [window(cam, y=0.75, h=0.5)]}, 400, ("y + height",)),
             ({"name": "L", "windows": [{"x": 0}]}, 400, ("sourceId",)),
-            ({"name": "L", "windows": [window(cam, x="left")]}, 400, ("x",)),
+            ({"name": "L", "windows": [{**window(cam), "x": "left"}]}, 400, ("x",)),
             ({"name": "L", "windows": [window(cam)] * 65}, 400, ("64",)),
         ]
 
@@ -258,7 +259,7 @@ def test_current_layout_follows_the_source(api):
 
 def test_changing_a_shown_layout_tells_the_zone_displays(api, host):
     room = control_room(api)
-    events = []
+    events: list[Event] = []
     host.core.subscribe(events.append)
     ok(api.put(f"/controlroom/layouts/{room['split']['id']}", json={"name": "Split 2"}))
     assert events == []  # not shown anywhere
@@ -267,10 +268,10 @@ def test_changing_a_shown_layout_tells_the_zone_displays(api, host):
             f"/controlroom/layouts/{room['quad']['id']}", json={"windows": [window(room["cam2"])]}
         )
     )
-    displays = set(
+    displays = frozenset(
         ok(api.get("/zones/byname/Ops"))["zoneDisplays"][i]["displayId"] for i in range(2)
     )
-    assert [set(e.displays) for e in events] == [displays]
+    assert [e.displays for e in events] == [displays]
 
 
 def test_a_zone_named_layouts_stays_addressable(api):

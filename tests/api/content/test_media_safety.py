@@ -14,7 +14,7 @@ VIDEO = bytes(range(256)) * 40  # the bytes only; a .mp4 name makes it a video
 
 
 @pytest.fixture
-def library(api):  # type: ignore[no-untyped-def]
+def library(api):
     ok(api.put("/media/still.png", content=png_bytes()))
     ok(api.put("/media/badge.svg", content=SVG))
     ok(api.put("/media/clips/loop.mp4", content=VIDEO))

@@ -12,7 +12,8 @@ from tests.support.http import error, ok
 from tests.support.singletons import SingletonMixin
 from tests.support.topology import register, unique
 from tilewall.host.errors import Unavailable
-from tilewall.host.peripherals.serial import KEEP, MAX_BYTES, SerialSettings
+from tilewall.host.machine.facts import SerialSettings
+from tilewall.host.peripherals.serial import KEEP, MAX_BYTES
 
 SEAT = "seat-serial"
 
@@ -104,7 +105,9 @@ def test_accepted_settings(api):
     ]
     for settings, parity in cases:
         assert (
-            ok(api.post(f"/serial/{SEAT}", json=command(**settings)))["serialSettings"]["parity"]
+            ok(api.post(f"/serial/{SEAT}", json=command(b"\x02PWR ON\x03", **settings)))[
+                "serialSettings"
+            ]["parity"]
             == parity
         )
     got = ok(

@@ -2,6 +2,8 @@
 the create/update/delete extensions with their membership rules. Their playback
 operations are tested with every target's (test_playback.py)."""
 
+from dataclasses import dataclass
+
 import pytest
 
 from tests.support.app import SharedApp
@@ -9,7 +11,7 @@ from tests.support.http import error, ok, url
 from tests.support.mixins import ByNameMixin, FullCrudMixin, NamesInPathsMixin
 from tests.support.sources import WEB, create_source
 from tests.support.targets import ZONE_FIELDS as SHORT
-from tests.support.topology import locked_display, make_wall, unique
+from tests.support.topology import Wall, locked_display, make_wall, unique
 
 FULL = SHORT | {"isShowingWelcomeScreen", "controlDisplayId", "zoneDisplays"}
 FORMS = ["byname", "byid"]
@@ -69,14 +71,21 @@ class TestZoneCrud(SharedApp, FullCrudMixin, ByNameMixin, NamesInPathsMixin):
         )
 
 
+@dataclass
+class TwoZones(Wall):
+    """A wall of two zones, by their names."""
+
+    north: str = ""
+    south: str = ""
+
+
 class TestZones(SharedApp):
     @pytest.fixture
     def wall(self, api):
         """A 2x2 wall: zone ``north`` of positions 0 and 1, zone ``south`` of 2 and 3."""
         north, south = unique("North zone"), unique("Zone süd")
         wall = make_wall(api, unique("Main wall"), zones={north: [0, 1], south: [2, 3]})
-        wall.north, wall.south = north, south
-        return wall
+        return TwoZones(wall.id, wall.name, wall.displays, wall.zones, north, south)
 
     @pytest.mark.parametrize("form", FORMS)
     def test_get_full_shape(self, api, wall, form):

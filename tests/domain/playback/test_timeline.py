@@ -1,5 +1,7 @@
 """Playback timelines: position while playing and paused, pause, resume, seek, rebase."""
 
+from typing import Any
+
 import pytest
 
 from tilewall.host.model import Timeline
@@ -8,7 +10,7 @@ from tilewall.host.playback import timeline as tl
 T0 = 1_000_000
 
 
-def playing(at: int = T0, position: int = 0, **kw: object) -> Timeline:
+def playing(at: int = T0, position: int = 0, **kw: Any) -> Timeline:
     return Timeline(
         assigned_source_id="s",
         state="playing",

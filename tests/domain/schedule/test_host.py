@@ -3,11 +3,12 @@ changes and changes of the host's time zone; the play log says what played and w
 
 import pytest
 
+from tests.support.localtime import local_ms
 from tilewall.host.errors import Conflict, Invalid
 from tilewall.host.schedule.events import ActionSpec, EventSpec
 from tilewall.host.triggers import triggered_by
 
-from .conftest import Rig, local_ms, switch_spec
+from .conftest import Rig, switch_spec
 
 WEEKDAYS = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
 

@@ -4,6 +4,7 @@ answers only once it has followed them); the operations about a member itself ar
 answered by the member addressed; the members list the group."""
 
 import time
+from functools import partial
 
 import pytest
 
@@ -20,7 +21,7 @@ def test_a_standby_follows_each_write_within_a_second(cluster: Cluster) -> None:
         answer = active.api.post("/sources", json=web_source(name))
         assert answer.status_code == 200, answer.text
         written = time.monotonic()
-        wait_for(lambda n=name: n in standby.source_names(), timeout=1.0, every=0.01)
+        wait_for(partial(standby.has_source, name), timeout=1.0, every=0.01)
         lags.append(time.monotonic() - written)
     # deletions and changes of other kinds too
     wall = active.api.post("/videowalls", json={"name": "Followed wall"})

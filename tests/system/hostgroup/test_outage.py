@@ -2,6 +2,8 @@
 hosts stop acting as active at once and recover by themselves, without a restart of
 their own, with nothing acknowledged lost."""
 
+from functools import partial
+
 import pytest
 
 from tests.support.cluster import Cluster, wait_for, web_source
@@ -27,12 +29,9 @@ def test_connections_cut_by_the_server_the_hosts_recover(cluster: Cluster) -> No
         # one of them is active again, and serves writes; both follow
         active = cluster.active()
         name = f"after cut {round_}"
-        wait_for(
-            lambda a=active, n=name: a.api.post("/sources", json=web_source(n)).status_code == 200,
-            timeout=10,
-        )
+        wait_for(partial(active.creates_source, name), timeout=10)
         for host in (first, second):
-            wait_for(lambda h=host, n=name: n in h.source_names(), timeout=5)
+            wait_for(partial(host.has_source, name), timeout=5)
     assert first.proc is not None and second.proc is not None  # neither restarted
     check_fenced(write_log(cluster.server, cluster.database))
 
@@ -49,16 +48,13 @@ def test_the_database_restarted_the_hosts_recover(cluster: Cluster) -> None:
         for host in (first, second):
             answer = host.api.post("/sources", json=web_source("while away"))
             assert answer.status_code == 503, answer.text
-            wait_for(lambda h=host: h.role() == "standby", timeout=5)
+            wait_for(host.is_standby, timeout=5)
         # reads go on from memory
         assert first.source_names() == ["before"]
     finally:
         cluster.server.start()
     active = cluster.active()
-    wait_for(
-        lambda: active.api.post("/sources", json=web_source("back")).status_code == 200,
-        timeout=15,
-    )
+    wait_for(partial(active.creates_source, "back"), timeout=15)
     for host in (first, second):
-        wait_for(lambda h=host: h.source_names() == ["back", "before"], timeout=5)
+        wait_for(partial(host.lists_sources, ["back", "before"]), timeout=5)
     check_fenced(write_log(cluster.server, cluster.database))

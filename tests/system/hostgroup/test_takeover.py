@@ -5,6 +5,7 @@ hosts wrote as active at once."""
 
 import threading
 import time
+from functools import partial
 
 import pytest
 
@@ -79,7 +80,7 @@ def test_three_hosts_take_over_one_after_the_other(cluster: Cluster) -> None:
     ok = hosts[1].api.post("/sources", json=web_source("before"))  # forwarded to "one"
     assert ok.status_code == 200, ok.text
     for standby in hosts[1:]:
-        wait_for(lambda s=standby: "before" in s.source_names(), timeout=2)
+        wait_for(partial(standby.has_source, "before"), timeout=2)
 
     for round_ in range(2):
         active = cluster.active()
@@ -96,5 +97,5 @@ def test_three_hosts_take_over_one_after_the_other(cluster: Cluster) -> None:
         assert answer.status_code == 200, answer.text
         for host in cluster.hosts:
             if host.proc is not None:
-                wait_for(lambda h=host, n=name: n in h.source_names(), timeout=2)
+                wait_for(partial(host.has_source, name), timeout=2)
     check_fenced(write_log(cluster.server, cluster.database))
