@@ -39,12 +39,15 @@ run: install
 
 # The interface suite (tests/api, in-process apps, twice: SQLite and PostgreSQL) runs on
 # several workers, each with a PostgreSQL of its own; the rest (real processes, Chromium,
-# timings) runs on its own, one test at a time.
-test: install system-deps bench-deps
+# timings) runs on its own, one test at a time. The checks come first: a tree that fails
+# them is not tested.
+test: lint system-deps bench-deps
 	$(BIN)/pytest -q -n auto --maxprocesses 4 tests/api
 	$(BIN)/pytest -q --durations=25 --ignore=tests/api
 	$(MAKE) test-js
 
+# ruff over the Python; mypy strict over src/ and, with the settings of pyproject.toml's
+# tests.* override, over tests/
 lint: install
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests

@@ -259,26 +259,38 @@ def measure(wall: Wall, seconds: float, duration_ms: float) -> dict[str, Any]:
     }
 
 
-def settle(wall: Wall, duration_ms: float, within_ms: float = 30, timeout: float = 5.0) -> float:
-    """Wait until every tile plays within ``within_ms`` of the host timeline."""
+#: how close to the host timeline every tile must come: the mechanism working, not its
+#: precision (bench/wallsync.py measures that against its 8 ms goal)
+IN_STEP_MS = 50
+
+
+def settle(wall: Wall, duration_ms: float, within_ms: float = IN_STEP_MS) -> float:
+    """Wait until every tile plays (if it should) within ``within_ms`` of the host
+    timeline, three sampling rounds in a row; how long that took. Failing to within
+    10 s fails the test, naming each tile's distance."""
     started = time.monotonic()
     good = 0
+    last: dict[str, Any] = {}
 
     def close() -> bool:
-        # three rounds in a row with every tile playing (if it should) and close
-        nonlocal good
-        r = sample_round(wall, duration_ms)
+        nonlocal good, last
+        last = sample_round(wall, duration_ms)
         ok = (
-            r["spread"] is not None
-            and not r["stalled"]
-            and all(abs(e) < within_ms for e in r["errors"].values())
+            last["spread"] is not None
+            and not last["stalled"]
+            and all(abs(e) < within_ms for e in last["errors"].values())
         )
         good = good + 1 if ok else 0
         return good >= 3
 
-    # measured and reported after; only a gross break fails the test
-    with contextlib.suppress(AssertionError):
-        wait_until(close, timeout, 0.2, "the tiles to follow the timeline")
+    try:
+        wait_until(close, 10.0, 0.2)
+    except AssertionError:
+        errors = {seat: round(e, 1) for seat, e in last.get("errors", {}).items()}
+        raise AssertionError(
+            f"the tiles did not come within {within_ms} ms of the host timeline in 10 s: "
+            f"{errors}, stalled {sorted(last.get('stalled', ()))}"
+        ) from None
     return time.monotonic() - started
 
 
@@ -354,7 +366,7 @@ def test_tiles_play_in_step(wall: Wall) -> None:
             f"  per tile {phase['medianErrorMsPerTile']}"
         )
     for name, phase in phases.items():
-        assert phase["spreadMs"]["median"] < 1000, f"{name}: tiles more than 1 s apart"
+        assert phase["spreadMs"]["median"] < IN_STEP_MS, f"{name}: tiles out of step"
 
     # stop: the zone shows the welcome screen, and the videos are gone
     host.ok("PUT", f"/zones/{wall.zone_id}/stop")
