@@ -9,8 +9,8 @@ import pytest
 from tilewall.host.errors import NotActive
 from tilewall.host.ports import Change
 from tilewall.store import PostgresStore, open_store
-from tilewall.store.group_link import Link
-from tilewall.store.group_sql import OUTSIDE
+from tilewall.store.hostgroup_link import Link
+from tilewall.store.hostgroup_sql import OUTSIDE
 from tilewall.store.postgres import Fence
 
 

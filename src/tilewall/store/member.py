@@ -11,8 +11,8 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from tilewall.store import tables
+from tilewall.store.hostgroup import PostgresHostGroup
 from tilewall.store.postgres import PostgresStore
-from tilewall.store.postgres_group import PostgresGroup
 from tilewall.store.sqlite import Store
 
 MEMBER_ID_FILE = "member-id"
@@ -37,7 +37,7 @@ def member_id(data_dir: Path) -> str:
 @dataclass
 class Member:
     store: Store
-    group: PostgresGroup
+    group: PostgresHostGroup
     shared: PostgresStore
 
     async def system_id(
@@ -67,7 +67,7 @@ class Member:
 
 async def open_member(shared: PostgresStore, data_dir: Path, address: str) -> Member:
     store = await Store.open_file(_member_file(data_dir))
-    group = PostgresGroup(shared, member_id(data_dir), address)
+    group = PostgresHostGroup(shared, member_id(data_dir), address)
     return Member(store, group, shared)
 
 

@@ -28,7 +28,7 @@ import sqlalchemy as sa
 
 from tilewall.host.errors import NotActive, StoreFailed
 from tilewall.host.hostgroup.members import ChangeBatch, Snapshot
-from tilewall.store import group_sql
+from tilewall.store import hostgroup_sql
 from tilewall.store.engine import AsyncConnection, AsyncEngine, create_async_engine
 from tilewall.store.health import describe
 from tilewall.store.migrate import upgrade
@@ -88,7 +88,7 @@ class Fence:
 class PostgresStore(SqlStore):
     """Documents of the host model, users and sessions in a PostgreSQL database.
 
-    Every write is logged and announced (see :mod:`tilewall.store.group_sql`); with a
+    Every write is logged and announced (see :mod:`tilewall.store.hostgroup_sql`); with a
     :class:`Fence` (a member of a group) it is refused unless the member is active.
     """
 
@@ -111,14 +111,14 @@ class PostgresStore(SqlStore):
         self, conn: AsyncConnection, changed: Sequence[tuple[str, str]]
     ) -> tuple[int, int, str]:
         fence = self.fence
-        params: dict[str, Any] = {"changed": group_sql.encode_changed(changed)}
+        params: dict[str, Any] = {"changed": hostgroup_sql.encode_changed(changed)}
         if fence is None:
-            statement = group_sql.UNFENCED_WRITE
-            params["member"] = group_sql.OUTSIDE
+            statement = hostgroup_sql.UNFENCED_WRITE
+            params["member"] = hostgroup_sql.OUTSIDE
         else:
             if fence.generation is None:
                 raise fence.refusal()
-            statement = group_sql.FENCED_WRITE
+            statement = hostgroup_sql.FENCED_WRITE
             params["member"] = fence.member_id
             params["generation"] = fence.generation
         row = (await conn.execute(statement, params)).first()
@@ -128,8 +128,10 @@ class PostgresStore(SqlStore):
         return int(row[0]), int(row[1]), str(params["member"])
 
     async def _close_write(self, conn: AsyncConnection, written: tuple[int, int, str]) -> None:
-        payload = group_sql.announcement(*written)
-        await conn.execute(group_sql.ANNOUNCE, {"channel": group_sql.CHANGES, "payload": payload})
+        payload = hostgroup_sql.announcement(*written)
+        await conn.execute(
+            hostgroup_sql.ANNOUNCE, {"channel": hostgroup_sql.CHANGES, "payload": payload}
+        )
 
     def _committed(self, written: tuple[int, int, str]) -> None:
         self.advance(written[0])
@@ -155,15 +157,15 @@ class PostgresStore(SqlStore):
 
     async def snapshot(self) -> Snapshot:
         try:
-            return await group_sql.snapshot(self._engine)
+            return await hostgroup_sql.snapshot(self._engine)
         except self.failures as error:
             raise StoreFailed(f"the group's state cannot be read: {describe(error)}") from error
 
     async def log_since(self, revision: int) -> list[tuple[int, list[list[str]]]]:
-        return await group_sql.log_since(self._engine, revision)
+        return await hostgroup_sql.log_since(self._engine, revision)
 
     async def changed(self, revision: int, pairs: set[tuple[str, str]]) -> ChangeBatch:
-        return await group_sql.changed(self._engine, revision, pairs)
+        return await hostgroup_sql.changed(self._engine, revision, pairs)
 
     @classmethod
     async def open(cls, url: str) -> "PostgresStore":

@@ -17,8 +17,8 @@ from tilewall.host.clock import ManualClock
 from tilewall.host.errors import NotActive
 from tilewall.host.state import Core
 from tilewall.store import PostgresStore, open_store
-from tilewall.store.group_link import Link
-from tilewall.store.group_sql import CHANGES
+from tilewall.store.hostgroup_link import Link
+from tilewall.store.hostgroup_sql import CHANGES
 from tilewall.store.postgres import Fence
 
 

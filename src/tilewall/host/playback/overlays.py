@@ -1,5 +1,5 @@
 """What shows over the content, as the host keeps it: broadcast alert, display ids, DPMS
-blanking. What each receiver is told of it is ``render_overlays``."""
+blanking. What each receiver is told of it is in ``render.overlays``."""
 
 from typing import Literal, get_args
 

@@ -5,7 +5,7 @@ description. Describing many receivers at one instant, pass a ``Shared``: the co
 each zone, mirror group and display is then computed once, the very same object in the
 description of every receiver that shows it, and a tile is made again only when its
 wall, zone or monitor changed. ``RenderState`` and the structs it holds
-(``render_tile``, ``render_content``, ``render_overlays``) are the ``state`` payload of
+(in ``render.tile``, ``render.content``, ``render.overlays``) are the ``state`` payload of
 the receiver protocol (``docs/protocol.md``); they encode to camelCase JSON.
 """
 

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 
 from tilewall.host.hostgroup.members import MemberInfo, Role, Takeover
-from tilewall.store.group_sql import EVENTS, NOW_MS
+from tilewall.store.hostgroup_sql import EVENTS, NOW_MS
 from tilewall.store.postgres import CONNECT_TIMEOUT_S, database_url
 
 #: the session advisory lock whose holder is the active member ("tilewall" + 1)

@@ -2,9 +2,9 @@
 database is active, and how a standby follows the active member's writes.
 
 - **Active**: the member holding a session advisory lock on its own link
-  (:mod:`tilewall.store.group_link`). Standbys try the lock every 250 ms; the member
+  (:mod:`tilewall.store.hostgroup_link`). Standbys try the lock every 250 ms; the member
   that gets it bumps the group's generation (which fences out every later write of the
-  member before it, :mod:`tilewall.store.group_sql`), loads the whole state, and only
+  member before it, :mod:`tilewall.store.hostgroup_sql`), loads the whole state, and only
   then opens its writes. The active member checks its link every 250 ms; a failure (or
   its link closing) makes it step down at once: its store refuses writes before
   anything else happens.
@@ -29,9 +29,9 @@ from typing import Any
 from tilewall.host.errors import NotActive
 from tilewall.host.hostgroup.members import GroupStatus, Role
 from tilewall.host.ports import GroupEvents
-from tilewall.store import group_sql
-from tilewall.store.group_link import Link, takeover_of
+from tilewall.store import hostgroup_sql
 from tilewall.store.health import describe
+from tilewall.store.hostgroup_link import Link, takeover_of
 from tilewall.store.postgres import Fence, PostgresStore
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ RECONNECT_S = (0.25, 2.0)
 TIDY_S = 60.0
 
 
-class PostgresGroup:
+class PostgresHostGroup:
     """Implements :class:`tilewall.host.ports.GroupCoordination` over a
     :class:`PostgresStore` (whose writes it fences)."""
 
@@ -122,7 +122,7 @@ class PostgresGroup:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(Exception):
-            await group_sql.leave(self._store.engine, self._member_id)
+            await hostgroup_sql.leave(self._store.engine, self._member_id)
 
     async def publish(self, details: dict[str, Any]) -> None:
         self._details = dict(details)
@@ -169,8 +169,8 @@ class PostgresGroup:
             delay = min(delay * 2, RECONNECT_S[1])
 
     async def _serve(self, link: Link) -> None:
-        await link.listen(group_sql.CHANGES, self._on_change)
-        await link.listen(group_sql.EVENTS, self._on_event)
+        await link.listen(hostgroup_sql.CHANGES, self._on_change)
+        await link.listen(hostgroup_sql.EVENTS, self._on_event)
         database = await link.database()
         await link.register(
             self._address, self._host_name(), self._system_id, Role.STANDBY, self._details
@@ -243,7 +243,7 @@ class PostgresGroup:
         if self._generation is not None and time.monotonic() - self._tidied > TIDY_S:
             self._tidied = time.monotonic()
             await link.forget_the_long_gone()
-            await group_sql.prune_log(self._store.engine)
+            await hostgroup_sql.prune_log(self._store.engine)
         if _shape(before) != _shape(self._status) and self._events is not None:
             self._events.changed()
         looked, self._looked = self._looked, asyncio.Event()
