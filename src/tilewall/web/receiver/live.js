@@ -26,6 +26,7 @@ const MAX_WAITING = 90; // decoded frames waiting for their instant (3 s at 30 f
 // in a burst) is too slow for the stream: it is given no more frames until the next key
 // frame, and then its backlog is dropped and it starts again there.
 const BEHIND_MS = 500;
+const STALE_MS = 3000; // a page reading frames this late skips to key frames until it keeps up
 const HEADER_BYTES = 9;
 const LINK_GRACE_MS = 300; // a connection opening (or reopening) this long is not yet trouble
 const SLOW_NOTE = "higher latency: no secure context";
@@ -58,6 +59,14 @@ export function socketUrl(url, format) {
   else if (u.protocol === "https:") u.protocol = "wss:";
   if (format) u.searchParams.set("format", format);
   return u.href;
+}
+
+/**
+ * One frame of the wire as a chunk for a decoder; its timestamp (µs) is its instant.
+ * @param {ArrayBuffer} data @param {boolean} key @param {number} at
+ */
+function chunkOf(data, key, at) {
+  return new EncodedVideoChunk({ type: key ? "key" : "delta", timestamp: Math.round(at * 1000), data: new Uint8Array(data, HEADER_BYTES) });
 }
 
 /** @param {string} tag @param {string} className */
@@ -167,6 +176,7 @@ export function live(source, ctx) {
   }
 
   function tick() {
+    if (picture && performance.now() - receivedAt > STALL_MS / 2) picture.finish();
     if (picture) picture.draw(frozen());
     if (fallback) fallback.follow(frozen());
     showMark();
@@ -246,6 +256,8 @@ function canvasPicture(el, source, ctx, clock) {
   let newestIn = -Infinity; // the instant of the newest chunk given the decoder
   let newestOut = -Infinity; // ... and of the newest frame out of it
   let caughtUp = false; // a frame of now came out since the last (re)join
+  /** @type {EncodedVideoChunk[]} skipped by a slow page since the last frame decoded */
+  let tail = [];
   /** @type {VideoFrame[]} decoded, by instant, waiting for it */
   let waiting = [];
   /** @type {number | null} the instant (host ms) of the frame on the canvas */
@@ -308,12 +320,18 @@ function canvasPicture(el, source, ctx, clock) {
         makeDecoder();
       }
       const d = /** @type {VideoDecoder} */ (decoder);
-      const behind = caughtUp && d.decodeQueueSize > 0 && newestIn - newestOut > BEHIND_MS;
+      // too slow: the decoder's output lags what it was given, or the page itself reads
+      // its messages this late (a starved page: decoding them would only add to it)
+      const behind = caughtUp && ((d.decodeQueueSize > 0 && newestIn - newestOut > BEHIND_MS) || at < clock() - STALE_MS);
       if (!key && (needKey || behind)) {
-        needKey = true; // joined between key frames, or too slow: wait for the next one
+        // too slow (the chain of frames before it was decoded): kept, in case the stream
+        // stops before its next key frame; joined between key frames: of no use
+        if (!needKey || tail.length) tail.push(chunkOf(data, key, at));
+        needKey = true;
         counts.skipped += 1;
         return at;
       }
+      tail = [];
       if (key && behind && config) {
         d.reset(); // its backlog is dropped: it starts again at this key frame
         d.configure(config);
@@ -323,16 +341,28 @@ function canvasPicture(el, source, ctx, clock) {
       needKey = false;
       newestIn = at;
       try {
-        d.decode(new EncodedVideoChunk({ type: key ? "key" : "delta", timestamp: Math.round(at * 1000), data: new Uint8Array(data, HEADER_BYTES) }));
+        d.decode(chunkOf(data, key, at));
       } catch {
         needKey = true;
       }
       return at;
     },
+    /**
+     * No frame came for a while: the frames skipped since the last one decoded (a slow
+     * page, and a stream that stopped before its next key frame) are decoded now, so
+     * that the picture held is the last frame, as on every other tile.
+     */
+    finish() {
+      if (!tail.length || !decoder || decoder.state !== "configured") return;
+      for (const c of tail) decoder.decode(c);
+      tail = [];
+      needKey = false;
+    },
     /** The connection is gone: the next one starts with a key frame. */
     rejoin() {
       needKey = true;
       caughtUp = false;
+      tail = [];
     },
     /**
      * Draw the newest frame whose instant has come (none while frozen) and close the
