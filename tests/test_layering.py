@@ -18,16 +18,16 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "tilewall"
 #: what each part of tilewall may import of tilewall (besides itself and the package root)
 ALLOWED: dict[str, set[str]] = {
     "host": set(),
-    "store": {"host"},
+    "store": {"host", "reaches"},
     "platform": {"host"},
-    "receivers": {"host"},
+    "receivers": {"host", "reaches"},
     "live": {"host"},
     "api": {"host", "receivers", "live"},
     "client": set(),
     "commands": {"client"},
     "agent": {"client"},
     "config": {"host"},
-    "app": {"api", "host", "receivers", "metrics"},
+    "app": {"api", "host", "receivers", "metrics", "reaches"},
     "metrics": {"api", "host", "live"},
     "demo": {"host"},
     "server": {
@@ -44,6 +44,8 @@ ALLOWED: dict[str, set[str]] = {
     },
     "cli": {"config", "host", "server", "commands", "client", "agent", "tls", "backup"},
     "tls": set(),
+    # one module per reach into a library's private parts (docs/architecture.md)
+    "reaches": set(),
     "backup": {"config", "store", "tls"},
 }
 

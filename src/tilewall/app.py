@@ -10,9 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
-from litestar import Litestar, MediaType, Router, get
-from litestar._openapi.schema_generation import SchemaCreator
-from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+import msgspec
+from litestar import Litestar, MediaType, get
 from litestar.datastructures import CacheControlHeader
 from litestar.di import Provide
 from litestar.enums import ScopeType
@@ -22,7 +21,6 @@ from litestar.openapi.spec import Components, Operation, Schema, SecurityScheme
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, Scope, Send
-from litestar.typing import FieldDefinition
 
 from tilewall import __version__
 from tilewall.api import accesslog, openapi, read_cache, routing
@@ -61,6 +59,7 @@ from tilewall.api.resources import (
 from tilewall.api.routing import allowed_methods
 from tilewall.host.host import Host
 from tilewall.metrics import Metrics, metrics_page
+from tilewall.reaches.litestar_router import AppRouter
 from tilewall.receivers.media import media_file
 
 #: the interface log (``tilewall.api.accesslog`` writes it off the request path)
@@ -179,20 +178,39 @@ def document_optional_bodies(handlers: Sequence[Any]) -> None:
             handler.operation_class = optional_body(handler.operation_class)
 
 
-class StrictStructSchemas(StructSchemaPlugin):
-    """A Struct that refuses unknown fields is documented so (additionalProperties false)."""
+def strict_structs() -> dict[str, list[frozenset[str]]]:
+    """The Structs that refuse unknown fields: schema name -> the field names of each."""
+    found: dict[str, list[frozenset[str]]] = {}
+    todo = list(msgspec.Struct.__subclasses__())
+    while todo:
+        struct = todo.pop()
+        todo += struct.__subclasses__()
+        if not struct.__struct_config__.forbid_unknown_fields:
+            continue
+        names = {field.encode_name for field in msgspec.structs.fields(struct)}
+        tag_field = struct.__struct_config__.tag_field
+        if tag_field is not None:
+            names.add(tag_field)
+        name = getattr(struct, "__schema_name__", None) or struct.__name__
+        found.setdefault(name, []).append(frozenset(names))
+    return found
 
-    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
-        return super().is_plugin_supported_field(field_definition) and bool(
-            field_definition.type_.__struct_config__.forbid_unknown_fields
-        )
 
-    def to_openapi_schema(
-        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
-    ) -> Schema:
-        schema = super().to_openapi_schema(field_definition, schema_creator)
-        schema.additional_properties = False
-        return schema
+@dataclass
+class StrictStructComponents(Components):
+    """The document's components, where the schema of a Struct that refuses unknown
+    fields says so (``additionalProperties: false``; Litestar's schema of a Struct does
+    not). A Struct's schema is known by its title (the Struct's schema name) and its
+    properties (the Struct's fields)."""
+
+    def to_schema(self) -> dict[str, Any]:
+        strict = strict_structs()
+        for schema in (self.schemas or {}).values():
+            if not isinstance(schema, Schema) or schema.title not in strict:
+                continue
+            if frozenset(schema.properties or ()) in strict[schema.title]:
+                schema.additional_properties = False
+        return super().to_schema()
 
 
 CONSOLE = WEB / "console"
@@ -229,16 +247,6 @@ def console_routes() -> list[ControllerRouterHandler]:
         path="/js", directories=[CONSOLE / "js"], name="console-js"
     )
     return [console_page, console_css, scripts]
-
-
-class AppRouter(Router):
-    """A router made for one app. Litestar registers a router by a deep copy of it (so
-    that one router may be registered in several places); :func:`create_app` makes its
-    routers afresh for each app, so that copy is left out: it was a quarter of the time
-    an app takes to build, which every start of the host (and every test's app) pays."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "AppRouter":
-        return self
 
 
 API = "/api"
@@ -278,10 +286,13 @@ class App(Litestar):
         started = time.perf_counter()
         scope["app"] = scope["litestar_app"] = self
         scope["path_template"] = scope["path"]  # the route's: it has no parameters
-        send = self._wrap_send(send=send, scope=scope)
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body, "more_body": False})
+        start: Message = {"type": "http.response.start", "status": 200, "headers": headers}
+        end: Message = {"type": "http.response.body", "body": body, "more_body": False}
+        for message in (start, end):
+            for hook in self.before_send:  # as for any answer the app gives
+                await hook(message, scope)
+            await send(message)
         metrics: Metrics = self.state.metrics
         metrics.observe(scope, time.perf_counter() - started)
         accesslog.record(scope, 200, started)
@@ -346,7 +357,7 @@ def create_app(
             ),
             path="/api/docs",
             render_plugins=[SwaggerRenderPlugin(path="/")],
-            components=Components(
+            components=StrictStructComponents(
                 security_schemes={
                     "session": SecurityScheme(
                         type="apiKey", name=COOKIE, security_scheme_in="cookie"
@@ -356,7 +367,6 @@ def create_app(
             security=[{"session": []}],
             use_handler_docstrings=False,
         ),
-        plugins=[StrictStructSchemas()],
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
         request_max_body_size=10 * 1024 * 1024,

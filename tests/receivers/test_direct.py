@@ -8,7 +8,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from tests.support.server import serve_asgi
-from tilewall.receivers.direct import direct_writer, release_handshake
+from tilewall.reaches.uvicorn_connection import direct_writer, release_handshake
 from tilewall.receivers.routes import AsgiLink
 
 #: every length encoding of a frame (7 bits, 16 bits, 64 bits), and text beyond ASCII

@@ -22,7 +22,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 from litestar.types import WebSocketSendEvent
 
-from tilewall.receivers.direct import direct_writer, release_handshake
+from tilewall.reaches.uvicorn_connection import direct_writer, release_handshake
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class SocketLink:
 
 class AsgiLink:
     """A ``Link`` over the ASGI server's ``send`` of a WebSocket connection (or, while it
-    may, straight to the connection's socket: ``receivers.direct``)."""
+    may, straight to the connection's socket: ``reaches.uvicorn_connection``)."""
 
     __slots__ = ("_direct", "_send")
 

@@ -1,62 +1,7 @@
-"""SQLAlchemy's asyncio engine, without its ORM.
+"""The store's SQLAlchemy: its asyncio engine and connections (SQLAlchemy Core), taken
+without the ORM that ``sqlalchemy.ext.asyncio`` would import with them
+(:mod:`tilewall.reaches.sqlalchemy_core_only`)."""
 
-``sqlalchemy.ext.asyncio`` imports its ORM session in the package's ``__init__``, about
-8 MB of a host's memory and 40 ms of its start-up, and the store uses only the engine
-and its connections (SQLAlchemy Core). So the package is first made a lazy one: its
-submodules import as usual, and its own ``__init__`` runs the first time something asks
-the package for a name it does not yet hold (``from sqlalchemy.ext.asyncio import
-AsyncSession`` still works, and loads the ORM then). Where the package is already
-imported, nothing is changed.
-"""
-
-from __future__ import annotations
-
-import importlib.util
-import sys
-import types
-from typing import Any
-
-PACKAGE = "sqlalchemy.ext.asyncio"
-
-
-class _LazyPackage(types.ModuleType):
-    """The package with its ``__init__`` run on the first name it lacks."""
-
-    def __getattr__(self, name: str) -> Any:
-        spec = self.__spec__
-        if name.startswith("__") or spec is None or spec.loader is None:
-            raise AttributeError(name)
-        if importlib.util.find_spec(f"{PACKAGE}.{name}") is not None:
-            raise AttributeError(name)  # a submodule: the import system loads just that
-        self.__class__ = types.ModuleType  # type: ignore[assignment]  # __init__ runs once
-        spec.loader.exec_module(self)
-        return getattr(self, name)
-
-
-def _install_lazy_package() -> None:
-    if PACKAGE in sys.modules:
-        return
-    import sqlalchemy.ext
-
-    spec = importlib.util.find_spec(PACKAGE)
-    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return  # not a package as expected: the plain import below loads it whole
-    package = _LazyPackage(PACKAGE)
-    package.__spec__ = spec
-    package.__path__ = list(spec.submodule_search_locations)
-    package.__package__ = PACKAGE
-    package.__file__ = spec.origin
-    package.__loader__ = spec.loader
-    sys.modules[PACKAGE] = package
-    sqlalchemy.ext.asyncio = package
-
-
-_install_lazy_package()
-
-from sqlalchemy.ext.asyncio.engine import (  # noqa: E402  (after the package is made lazy)
-    AsyncConnection,
-    AsyncEngine,
-    create_async_engine,
-)
+from tilewall.reaches.sqlalchemy_core_only import AsyncConnection, AsyncEngine, create_async_engine
 
 __all__ = ["AsyncConnection", "AsyncEngine", "create_async_engine"]

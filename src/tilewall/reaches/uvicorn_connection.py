@@ -1,13 +1,15 @@
-"""Writing to a receiver's connection straight, where the ASGI server allows it.
+"""Writing to a receiver's connection straight, where the ASGI server is uvicorn.
 
 A push to a thousand receivers writes the same text a thousand times. Through ASGI each
 write is a ``send`` that checks the connection's state, encodes and frames the text,
 writes it and awaits the transport's flow control. Where the server is uvicorn with its
 sans-I/O ``websockets`` implementation (what ``tilewall serve`` runs: uvicorn's choice
-when websockets is installed), the connection's protocol object is the ``send``'s own,
-and a text frame from a server is the same bytes for every receiver (a server does not
-mask, and permessage-deflate is off): so the frame is made once per text, by websockets'
-framing, and written to each connection's transport.
+when websockets is installed), the ``send`` is a bound method of the connection's
+protocol object, and a text frame from a server is the same bytes for every receiver (a
+server does not mask, and permessage-deflate is off): so the frame is made once per
+text, by websockets' (public) framing, and written to each connection's transport. That
+is 15 µs of the host's CPU a receiver and text where the ASGI ``send`` takes 21 µs
+(1,000 connections, 20 texts of 350 bytes).
 
 Only while the connection is open and its transport holds nothing unsent: anything else
 (a close under way, a receiver whose socket is not keeping up, another server) takes the
@@ -15,6 +17,9 @@ ASGI ``send``, which waits for flow control and raises once the connection is go
 
 A connection stays open for as long as its receiver runs, so what its handshake left
 behind is let go once it is accepted (:func:`release_handshake`).
+
+Relies on uvicorn's private protocol object (:data:`PROTOCOL_ATTRIBUTES`): the module
+:data:`UVICORN_WEBSOCKETS`, ``send.__self__`` being the protocol, and its attributes.
 """
 
 from collections.abc import Callable, MutableMapping
@@ -25,6 +30,19 @@ from websockets.protocol import Side, State
 
 #: the module of uvicorn's WebSocket protocol on the sans-I/O ``websockets`` library
 UVICORN_WEBSOCKETS = "uvicorn.protocols.websockets.websockets_sansio_impl"
+
+#: what is read (and, for the handshake's request and response, cleared) of the protocol
+PROTOCOL_ATTRIBUTES = (
+    "conn",
+    "transport",
+    "close_sent",
+    "disconnected",
+    "handshake_complete",
+    "initial_response",
+    "writable",
+    "request",
+    "response",
+)
 
 
 class DirectWriter:
@@ -55,7 +73,7 @@ class DirectWriter:
         return True
 
 
-def _uvicorn_protocol(send: Callable[..., Any]) -> Any:
+def uvicorn_protocol(send: Callable[..., Any]) -> Any:
     """The uvicorn protocol object whose ``send`` this is; None for any other server."""
     protocol = getattr(send, "__self__", None)
     if protocol is None:
@@ -71,7 +89,7 @@ def release_handshake(send: Callable[..., Any], scope: MutableMapping[str, Any])
     connection lasts, and the scope's copy of the headers (some 5 KB a connection: a
     thousand receivers' worth is 5 MB of the host's memory)."""
     scope["headers"] = []
-    protocol = _uvicorn_protocol(send)
+    protocol = uvicorn_protocol(send)
     if protocol is not None and protocol.handshake_complete:
         protocol.request = None
         protocol.response = None
@@ -80,7 +98,7 @@ def release_handshake(send: Callable[..., Any], scope: MutableMapping[str, Any])
 def direct_writer(send: Callable[..., Any]) -> DirectWriter | None:
     """A writer for the connection of ``send`` (an ASGI WebSocket ``send``), if its server
     is one whose frames can be written directly; else None."""
-    protocol = _uvicorn_protocol(send)
+    protocol = uvicorn_protocol(send)
     if protocol is None:
         return None
     conn = getattr(protocol, "conn", None)
