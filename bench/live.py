@@ -17,6 +17,8 @@ Parts:
   stream to 9 viewers, against the same host idle.
 - ``outage``: the source killed for 3 s and started again, its restart to the next frame
   at a viewer, several times.
+- ``join``: a viewer's connection to its first frame, the relay already open for
+  another viewer (warm) or not (cold: the host opens the input first).
 - ``many``: 16 streams (a 1080p30 H.264 file looped by ``ffmpeg -c copy``) to 9 viewers
   each: frames the host read, sent, dropped, and what each viewer got.
 """
@@ -373,6 +375,51 @@ def _viewers_process(
     return [v.frames for v in viewers]
 
 
+def part_join(
+    proc: Proc, api: httpx.Client, session: str, work: Path, repeats: int
+) -> dict[str, Any]:
+    """Connect to the first frame: warm (the relay is open for another viewer: the
+    frames since the last key frame come at once) and cold (the host opens the input)."""
+    port = free_port()
+    feeder = looped_file(work, clip(work), port)
+    source_id = live_source(api, "Join", f"udp://127.0.0.1:{port}")
+    url = proc.base_url.replace("http://", "ws://") + f"/live/{source_id}"
+    headers = {"Cookie": f"JSESSIONID={session}"}
+
+    async def first_frame() -> float:
+        started = time.monotonic()
+        async with connect(url, additional_headers=headers, max_size=1 << 24) as socket:
+            await _frame(socket, 20)
+            # (the close is not counted: a receiver that switches away does it later)
+            return (time.monotonic() - started) * 1000
+
+    async def drain(socket: Any) -> None:
+        async for _ in socket:
+            pass
+
+    async def run() -> tuple[list[float], list[float]]:
+        cold = []
+        for _ in range(max(1, repeats // 5)):
+            cold.append(await first_frame())
+            await asyncio.sleep(7)  # past the linger: closed again
+        async with connect(url, additional_headers=headers, max_size=1 << 24) as keeper:
+            await _frame(keeper, 20)
+            reading = asyncio.create_task(drain(keeper))
+            warm = [await first_frame() for _ in range(repeats)]
+            reading.cancel()
+        return warm, cold
+
+    try:
+        warm, cold = asyncio.run(run())
+    finally:
+        feeder.kill()
+        feeder.wait()
+    return {
+        "warm_ms": {"p50": percentile(warm, 50), "p95": percentile(warm, 95)},
+        "cold_ms": cold,
+    }
+
+
 def part_many(
     proc: Proc,
     api: httpx.Client,
@@ -426,7 +473,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--parts", default="latency,cpu,outage,many")
+    parser.add_argument("--parts", default="latency,cpu,outage,join,many")
     parser.add_argument("--streams", type=int, default=16)
     parser.add_argument("--processes", type=int, default=2, help="viewer processes (many)")
     parser.add_argument("--size", default="1920x1080", help="the latency source's picture")
@@ -454,6 +501,9 @@ def main() -> None:
             if "outage" in parts:
                 results["outage"] = part_outage(proc, api, session, work, 3 if quick else 10)
                 print("outage", json.dumps(results["outage"]))
+            if "join" in parts:
+                results["join"] = part_join(proc, api, session, work, 20 if quick else 100)
+                print("join", json.dumps(results["join"]))
             if "many" in parts:
                 results["many"] = part_many(
                     proc, api, session, work, args.streams, 30 if quick else 300, args.processes

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from websockets.exceptions import InvalidStatus
 
 from tests.live.publish import (
     Seen,
@@ -224,3 +225,13 @@ async def test_metrics_and_the_command_line_tell_of_a_live_stream(host):
     assert value("tilewall_live_bytes_in_total") > 0
     assert value("tilewall_live_frames_dropped_total") == 0
     assert value("tilewall_live_viewers") == 1
+
+
+async def test_a_viewer_needs_a_session_or_a_locked_stations_key(host):
+    with http_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        with pytest.raises(InvalidStatus) as refused:
+            async with viewer(host.url, source_id, "not-a-session"):
+                pass
+        assert refused.value.response.status_code == 403
+        assert _status(host, source_id)["state"] == "idle"  # nothing was opened

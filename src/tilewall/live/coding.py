@@ -58,22 +58,38 @@ class Passthrough:
             else None
         )
         self._sets = nal.ParameterSets(extradata)
+        ctx = stream.codec_context
+        self._size: tuple[int, int] | None = (ctx.width, ctx.height) if ctx.width else None
 
     def feed(self, packet: Any, at: float) -> list[Unit]:
         packets = self._bsf.filter(packet) if self._bsf is not None else [packet]
         out = []
         for p in packets:
             data, key = self._sets.complete(bytes(p), bool(p.is_keyframe))
+            if key and self._size is None:
+                self._size = _size_of(data)
             out.append(Unit(key, at, data))
         return out
 
     def picture(self) -> Picture | None:
-        ctx = self._stream.codec_context
-        if self._sets.sps is None or not ctx.width:
+        if self._sets.sps is None or self._size is None:
             return None
-        return Picture(
-            nal.codec_string(self._sets.sps), ctx.width, ctx.height, frame_rate(self._stream)
-        )
+        width, height = self._size
+        return Picture(nal.codec_string(self._sets.sps), width, height, frame_rate(self._stream))
+
+
+def _size_of(key_frame: bytes) -> tuple[int, int] | None:
+    """The picture size of an Annex B key frame, decoded once (for an input whose probe
+    gave none: the demuxer gave up before the first key frame came)."""
+    decoder = av.CodecContext.create("h264", "r")
+    try:
+        for frame in decoder.decode(av.Packet(key_frame)):
+            return int(frame.width), int(frame.height)
+        for frame in decoder.decode(None):
+            return int(frame.width), int(frame.height)
+    except av.error.FFmpegError:
+        return None
+    return None
 
 
 class Transcoder:

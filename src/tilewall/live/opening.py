@@ -54,11 +54,14 @@ def options(source: LiveInput) -> dict[str, str]:
     scheme = live.scheme_of(source.url)
     opts = {
         "protocol_whitelist": _WHITELISTS.get(scheme, "none"),
-        # pass packets on as they come: no probing buffer beyond what finds the codec
+        # pass packets on as they come, and open without probing the stream's packets:
+        # the container (RTSP's SDP, MPEG-TS's tables, FLV's header) names the codec,
+        # and the picture's size is read from the first key frame (coding.Passthrough);
+        # a probe would hold a switch to a camera up for a second
         "fflags": "nobuffer",
         "flags": "low_delay",
-        "probesize": "1000000",
-        "analyzeduration": "1000000",
+        "probesize": "32",
+        "analyzeduration": "0",
         "rw_timeout": str(int(READ_TIMEOUT_S * 1_000_000)),
     }
     if scheme in ("rtsp", "rtsps"):
@@ -72,6 +75,9 @@ def options(source: LiveInput) -> dict[str, str]:
         opts["buffer_size"] = "4000000"
     if scheme in ("http", "https"):
         opts["reconnect"] = "0"
+        # an HLS playlist's streams are found in its first segment: probe that much
+        opts["probesize"] = "500000"
+        opts["analyzeduration"] = "500000"
     return opts
 
 

@@ -254,8 +254,15 @@ class _ThreadSink:
 
     def __init__(self, relay: Relay) -> None:
         self._relay = relay
-        self._call = relay._loop.call_soon_threadsafe
+        self._loop = relay._loop
         self.reader: Reader | None = None
+
+    def _call(self, callback: Callable[..., None], *args: object) -> None:
+        try:
+            self._loop.call_soon_threadsafe(callback, *args)
+        except RuntimeError:  # the loop is closed: the host stopped, the reader will too
+            if self.reader is not None:
+                self.reader.stop()
 
     def connecting(self) -> None:
         self._call(self._relay.connecting, self._bound())

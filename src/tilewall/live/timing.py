@@ -6,14 +6,17 @@ arrival plus ``delay_ms``. A frame that would then be shown less than ``delay_ms
 drift_ms`` after it arrived (the source or the network fell behind) moves the offset
 later at once, to that frame; frames that all come more than ``drift_ms`` early for a
 whole second (the source's clock runs slow, or a stall has passed) move it earlier, to
-the latest of them. A stream that arrives in bursts (a muxer flushing every few frames)
-so keeps one offset: the one its latest frames need."""
+the latest of them, by ``SLEW_MS`` a frame, so that no frame is ever shown before the
+one ahead of it. A stream that arrives in bursts (a muxer flushing every few frames) so
+keeps one offset: the one its latest frames need."""
 
 from fractions import Fraction
 
 DRIFT_MS = 50.0
-#: how long frames must come early before the offset moves earlier
+#: how long frames must come early before the offset moves earlier, and by how much a
+#: frame it then moves (far less than a frame's interval: ``at`` never goes back)
 EARLY_FOR_MS = 1000.0
+SLEW_MS = 1.0
 
 
 class Presenter:
@@ -22,8 +25,7 @@ class Presenter:
         self.drift_ms = drift_ms
         self._offset: float | None = None
         self._early_since: float | None = None
-        self._early_latest = 0.0
-        #: how many times the offset moved after the first frame
+        #: how many times the offset jumped later after the first frame
         self.reanchored = 0
 
     def at(self, pts: int | None, time_base: Fraction | None, arrival_ms: float) -> float:
@@ -40,11 +42,9 @@ class Presenter:
             self._move(wanted)
         elif wanted < self._offset - self.drift_ms:
             if self._early_since is None:
-                self._early_since, self._early_latest = arrival_ms, wanted
-            else:
-                self._early_latest = max(self._early_latest, wanted)
-                if arrival_ms - self._early_since >= EARLY_FOR_MS:
-                    self._move(self._early_latest)
+                self._early_since = arrival_ms
+            elif arrival_ms - self._early_since >= EARLY_FOR_MS:
+                self._offset -= min(SLEW_MS, self._offset - self.drift_ms - wanted)
         else:
             self._early_since = None
         return ts + self._offset
