@@ -44,7 +44,8 @@ export function canvasPicture(el, source, ctx, clock) {
   let needKey = true;
   let newestIn = -Infinity; // the instant of the newest chunk given the decoder
   let newestOut = -Infinity; // ... and of the newest frame out of it
-  let caughtUp = false; // a frame of now came out since the last (re)join
+  let caughtUp = false; // a frame of now came out since the last (re)join, or a second key frame
+  let keysSinceJoin = 0;
   /** @type {EncodedVideoChunk[]} skipped by a slow page since the last frame decoded */
   let tail = [];
   /** @type {VideoFrame[]} decoded, by instant, waiting for it */
@@ -109,6 +110,8 @@ export function canvasPicture(el, source, ctx, clock) {
         makeDecoder();
       }
       const d = /** @type {VideoDecoder} */ (decoder);
+      // the frames a join starts with hold one key frame: a second one is of the stream
+      if (key && ++keysSinceJoin >= 2) caughtUp = true;
       // too slow: the decoder's output lags what it was given, or the page itself reads
       // its messages this late (a starved page: decoding them would only add to it)
       const behind = caughtUp && ((d.decodeQueueSize > 0 && newestIn - newestOut > BEHIND_MS) || at < clock() - STALE_MS);
@@ -151,6 +154,7 @@ export function canvasPicture(el, source, ctx, clock) {
     rejoin() {
       needKey = true;
       caughtUp = false;
+      keysSinceJoin = 0;
       tail = [];
     },
     /**
