@@ -12,6 +12,7 @@ from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
 from tilewall.host.render.description import HostInfo
 from tilewall.host.render.overlays import OverlaySwitches
+from tilewall.host.topology.refusals import ADOPT
 from tilewall.receivers.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,12 @@ class HostBridge:
     def take_key(self, seat_id: str) -> tuple[bool, str | None]:
         return self.host.stations.trust.take(seat_id)
 
+    def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
+        self.host.stations.refusals.add(seat_id, ip, role, token)
+
+    def refusal_ended(self, seat_id: str, token: int) -> None:
+        self.host.stations.refusals.ended(seat_id, token)
+
     async def agent_hello(
         self,
         seat_id: str,
@@ -133,6 +140,9 @@ _pending: set[asyncio.Task[None]] = set()
 def _command(hub: Hub, seat_id: str, name: str) -> None:
     if name == "key":
         hub.hand_key(seat_id)
+        return
+    if name == ADOPT:
+        _later(hub.adopt(seat_id))
         return
     action = hub.reset if name == "reset" else hub.reload
     _later(action([seat_id]))

@@ -3,7 +3,7 @@ screen, an agent's means), refuse an impostor (the pairing screen and nothing el
 log a seat whose connection is replaced once while it flaps, not at every flap."""
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from tilewall.host.model import Resolution
 from tilewall.host.render.description import HostInfo, Pairing, RenderState
@@ -46,11 +46,13 @@ async def record(port: HostPort, stations: StationPort, ip: str, hello: p.Hello)
 REFUSED = "this station is locked to another device"
 
 
-def refuse(session: Session, seat: str, host: HostInfo) -> RenderState:
+def refuse(session: Session, hello: p.Hello, host: HostInfo, stations: StationPort) -> RenderState:
     """A connection without the key of a station bound to another device: it stays
-    connected, is logged (once), sees the pairing screen, and takes nothing over."""
+    connected, is logged and shown to the host (once), sees the pairing screen, and
+    takes nothing over until the host gives it the station (``adopt``)."""
+    seat = hello.seat_id
     first = not session.impostor
-    session.seat_id, session.impostor = seat, True
+    session.seat_id, session.impostor, session.refused_hello = seat, True, hello
     if first:
         log.warning(
             "receiver %s: refused, station %s is locked to another device "
@@ -58,8 +60,29 @@ def refuse(session: Session, seat: str, host: HostInfo) -> RenderState:
             session.who,
             seat,
         )
+        stations.refused(seat, session.ip, hello.role, id(session))
     pairing = Pairing(host.name, host.address, seat, seat, session.ip)
     return RenderState(role="pairing", host_name=host.name, pairing=pairing)
+
+
+def newest_refused(sessions: Iterable[Session], seat: str) -> list[Session]:
+    """The newest refused connection of each kind (page, agent) asking for ``seat``."""
+    newest: dict[str, Session] = {}
+    for session in sessions:
+        if session.impostor and session.seat_id == seat and not session.closed:
+            held = newest.get(session.role)
+            if held is None or session.opened > held.opened:
+                newest[session.role] = session
+    return [newest[role] for role in sorted(newest)]
+
+
+def forgive(session: Session, stations: StationPort) -> p.Hello | None:
+    """The connection is refused no more; returns the hello it was refused with."""
+    hello, session.refused_hello = session.refused_hello, None
+    if session.impostor and session.seat_id is not None:
+        stations.refusal_ended(session.seat_id, id(session))
+    session.impostor = False
+    return hello
 
 
 class Replacements:

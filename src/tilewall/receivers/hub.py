@@ -175,6 +175,23 @@ class Hub:
             for session in sessions:
                 self._send(session, p.Key(key=key, roles=roles))
 
+    async def adopt(self, seat_id: str) -> None:
+        """Take the seat's newest refused connections (a page, an agent) as the
+        station's, without a reconnect: the host unlocked the station or re-paired it
+        to them. The key waiting for the seat, if any, goes to them first."""
+        chosen = greeting.newest_refused(self._sessions, seat_id)
+        if not chosen:
+            return
+        waiting, key = self.stations.take_key(seat_id)
+        roles = [s.role for s in chosen]
+        for session in chosen:
+            hello = greeting.forgive(session, self.stations)
+            if hello is None:
+                continue
+            if waiting:
+                self._send(session, p.Key(key=key, roles=roles))
+            await self._greet(session, hello, adopted=True)
+
     # --- connections ----------------------------------------------------------------------
 
     def open(self, link: Link, ip: str, trusted: bool = False) -> Session:
@@ -198,6 +215,7 @@ class Hub:
             code = session.close_code if session.closing else CLOSE_NORMAL
         session.closed = True
         self._sessions.discard(session)
+        greeting.forgive(session, self.stations)
         seat = session.seat_id
         if session.role == "agent":
             self.agents.closed(session)
@@ -280,13 +298,14 @@ class Hub:
             session.greeting_since = None
             session.last_rx = max(session.last_rx, self.monotonic())
 
-    async def _greet(self, session: Session, hello: p.Hello) -> None:
-        """Admit the connection to its station, record what it said, welcome it. The
-        host may take a while (its changes are one at a time): meanwhile the connection
-        does not count as silent."""
+    async def _greet(self, session: Session, hello: p.Hello, adopted: bool = False) -> None:
+        """Admit the connection to its station (``adopted``: the host gave it the
+        station), record what it said, welcome it. The host may take a while (its
+        changes are one at a time): meanwhile the connection does not count as silent."""
         seat = hello.seat_id
-        if not session.trusted and not await self.stations.admit(seat, hello.key):
-            state = greeting.refuse(session, seat, self.port.host_info())
+        admitted = session.trusted or adopted
+        if not admitted and not await self.stations.admit(seat, hello.key):
+            state = greeting.refuse(session, hello, self.port.host_info(), self.stations)
             self._welcome(session, seat, state, greeting.REFUSED)
             return
         mine = self.agents.by_seat if hello.role == "agent" else self._by_seat

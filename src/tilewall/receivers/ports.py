@@ -94,6 +94,14 @@ class StationPort(Protocol):
         ``(True, None)`` when they must forget theirs; ``(False, None)``: nothing."""
         ...
 
+    def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
+        """A connection (``token`` names it) was refused the station ``seat_id``."""
+        ...
+
+    def refusal_ended(self, seat_id: str, token: int) -> None:
+        """That refused connection closed or was given the station."""
+        ...
+
     async def agent_hello(
         self,
         seat_id: str,
@@ -125,6 +133,12 @@ class OpenStations:
 
     def take_key(self, seat_id: str) -> tuple[bool, str | None]:
         return False, None
+
+    def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
+        return None
+
+    def refusal_ended(self, seat_id: str, token: int) -> None:
+        return None
 
     async def agent_hello(
         self,

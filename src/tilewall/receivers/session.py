@@ -59,6 +59,8 @@ class Session:
     role: str = "page"
     #: showed no valid key for a station bound to another device: given nothing
     impostor: bool = False
+    #: the hello it was refused with, to greet it again if the host gives it the station
+    refused_hello: p.Hello | None = None
     #: in-process (a virtual receiver): admitted without a station key
     trusted: bool = False
     closed: bool = False

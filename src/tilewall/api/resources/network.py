@@ -138,7 +138,7 @@ def shape(station: Station, online: bool, agent: AgentInfo | None = None) -> Rec
     )
 
 
-def _device(host: Host, station: Station) -> ReceiverDevice:
+def device(host: Host, station: Station) -> ReceiverDevice:
     return shape(
         station,
         host.stations.is_online(station.seat_id),
@@ -148,7 +148,7 @@ def _device(host: Host, station: Station) -> ReceiverDevice:
 
 def network_list(host: Host) -> NetworkList:
     stations = sorted(host.state.stations.values(), key=lambda s: s.seat_id)
-    return NetworkList([_device(host, s) for s in stations])
+    return NetworkList([device(host, s) for s in stations])
 
 
 def _network_key(host: Host) -> Key:
@@ -180,7 +180,7 @@ async def usb_devices(host: Host, seatId: str) -> UsbDevices:
 
 @get("/network/{ip:str}", tags=TAGS, summary="Read a receiver device", responses=errors(404, 409))
 async def get_device(host: Host, ip: str) -> ReceiverDevice:
-    return _device(host, host.stations.station(ip))
+    return device(host, host.stations.station(ip))
 
 
 @put(
@@ -190,7 +190,7 @@ async def get_device(host: Host, ip: str) -> ReceiverDevice:
     responses=errors(404, 409),
 )
 async def reset_device(host: Host, ip: str) -> ReceiverDevice:
-    return _device(host, host.stations.reset_station(ip))
+    return device(host, host.stations.reset_station(ip))
 
 
 @put(
@@ -200,7 +200,7 @@ async def reset_device(host: Host, ip: str) -> ReceiverDevice:
     responses=errors(403, 404, 409),
 )
 async def lock_device(host: Host, ip: str) -> ReceiverDevice:
-    return _device(host, await host.stations.lock(ip))
+    return device(host, await host.stations.lock(ip))
 
 
 @put(
@@ -210,7 +210,7 @@ async def lock_device(host: Host, ip: str) -> ReceiverDevice:
     responses=errors(404, 409),
 )
 async def unlock_device(host: Host, ip: str) -> ReceiverDevice:
-    return _device(host, await host.stations.unlock(ip))
+    return device(host, await host.stations.unlock(ip))
 
 
 @put(
@@ -227,7 +227,7 @@ async def set_device_identity(
     ip: str,
     data: Identity,
 ) -> ReceiverDevice:
-    return _device(host, await host.stations.set_identity(ip, data.name, data.location))
+    return device(host, await host.stations.set_identity(ip, data.name, data.location))
 
 
 ROUTES = [

@@ -10,7 +10,7 @@ from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, Resolution, Station, Timeline
 from tilewall.host.state import Core
-from tilewall.host.topology import keys, walls
+from tilewall.host.topology import keys, refusals, walls
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ class Stations:
         self.round_trip_ms: dict[str, float] = {}
         #: station keys: who may have a locked station (``keys``)
         self.trust = keys.Trust(core)
+        #: devices refused a locked station, while they stay connected
+        self.refusals = refusals.Refusals(core)
 
     # assignment settings
 
@@ -270,6 +272,19 @@ class Stations:
             tx.topology = True
         self.trust.hand(station.seat_id, None)
         self._core.command(station.seat_id, "key")
+        if self.refusals.of(station.seat_id):  # the device it refused takes it now
+            self._core.command(station.seat_id, refusals.ADOPT)
+        return station
+
+    async def repair(self, key: str) -> Station:
+        """Make the device the station refused most recently the station, locked."""
+        station = self.station(key)
+        if not station.locked:
+            self._licence.check_station_capacity(
+                sum(1 for s in self._core.state.stations.values() if s.locked)
+            )
+        display_id = station.display_id or self._next_display_id()
+        await refusals.repair(self._core, self.trust, self.refusals, station, display_id)
         return station
 
     def _forget_display(self, tx: Transaction, display_id: int) -> None:
