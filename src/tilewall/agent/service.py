@@ -212,8 +212,8 @@ class Agent:
         if message.refused:
             if not self._refused:
                 log.error(
-                    "the host refused station %s: %s. Unlock and lock it again from the "
-                    "console to bind it to this device",
+                    "the host refused station %s: %s. Re-pair it from the console (Receivers) "
+                    "to bind it to this device",
                     self.config.seat,
                     message.refused,
                 )

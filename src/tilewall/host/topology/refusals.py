@@ -40,11 +40,15 @@ class Refusals:
     def add(self, seat_id: str, ip: str, role: str, token: int) -> None:
         refusal = Refusal(seat_id, ip, role, self._core.clock.now_ms(), token)
         self._by_seat.setdefault(seat_id, {})[token] = refusal
+        self._core.notify(frozenset(), topology=True)  # consoles show it beside the station
 
     def ended(self, seat_id: str, token: int) -> None:
         of_seat = self._by_seat.get(seat_id)
-        if of_seat is not None and of_seat.pop(token, None) is not None and not of_seat:
+        if of_seat is None or of_seat.pop(token, None) is None:
+            return
+        if not of_seat:
             del self._by_seat[seat_id]
+        self._core.notify(frozenset(), topology=True)
 
     def of(self, seat_id: str) -> list[Refusal]:
         """The seat's refused connections, the newest first."""
@@ -53,10 +57,6 @@ class Refusals:
 
     def all(self) -> list[Refusal]:
         return [r for seat in sorted(self._by_seat) for r in self.of(seat)]
-
-    def clear(self) -> None:
-        """Forget them all (the hub that held them stopped serving)."""
-        self._by_seat.clear()
 
 
 async def repair(

@@ -291,7 +291,7 @@ function onMessage(event) {
       clock.roughly(m.hostMs);
       silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
       refused = m.refused || null;
-      notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Unlock and lock it again from the console to make this screen the station.` : null);
+      notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Re-pair it from the console (Receivers) to make this screen the station.` : null);
       for (let i = 0; i < 8; i++) timers.push(setTimeout(syncClock, i * 150));
       apply(onHost(m.state), m.rev);
       send({ type: "ack", rev: m.rev });

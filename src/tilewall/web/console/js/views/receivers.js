@@ -1,5 +1,6 @@
 // Receivers: the screens pointed at this host. Lock an available one to give it a
-// display, unlock, reset (reload), rename (name and location).
+// display, unlock, reset (reload), rename (name and location); re-pair a station to the
+// screen that asks for it (a replacement device refused while the station is locked).
 
 import { get, put, seg } from "../api.js";
 import * as live from "../live.js";
@@ -46,6 +47,14 @@ function renameDialog(r) {
   });
 }
 
+/** The newest device refused this station, if one asks for it now. */
+function askingCell(asking) {
+  if (!asking) return null;
+  const since = new Date(asking.sinceMs).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const what = asking.role === "agent" ? "another kiosk agent" : "another screen";
+  return h("div", { class: "small asking", role: "status" }, `${what[0].toUpperCase()}${what.slice(1)} asks for this station, since ${since}, from ${asking.ip}`);
+}
+
 /** What the station's kiosk agent does: power method, serial port, last power switch. */
 function agentCell(r) {
   const a = r.agent;
@@ -68,12 +77,16 @@ export function renderReceivers(root) {
   const error = errorBox();
   const available = h("tbody");
   const locked = h("tbody");
+  /** @type {Map<string, any>} the newest refused device of each station */
+  let asking = new Map();
   const head = () =>
     h("thead", {}, h("tr", {}, ["Name", "Seat", "Address", "Model / firmware", "Screen", "State", "Actions"].map((c) => h("th", { scope: "col" }, c))));
 
   async function load() {
     try {
-      const body = await get("/network");
+      const [body, refusals] = await Promise.all([get("/network"), get("/refusals").catch(() => ({ refused: [] }))]);
+      asking = new Map();
+      for (const r of refusals.refused || []) if (!asking.has(r.seatId)) asking.set(r.seatId, r);
       draw(body.network || []);
     } catch (e) {
       if (e.status !== 401) showError(error, e);
@@ -84,6 +97,14 @@ export function renderReceivers(root) {
     const name = r.name || r.seatId;
     const screen = (r.devices || []).filter((d) => d.type === "DISPLAY").map((d) => d.model).join(", ");
     const actions = h("div", { class: "row" });
+    const asks = asking.get(r.seatId);
+    if (asks) {
+      const repair = h("button", { type: "button", class: "primary", "aria-label": `Re-pair ${name} to the screen that asks for it` }, "Re-pair");
+      repair.addEventListener("click", () =>
+        act(repair, async () => { await put(`/network/${seg(r.seatId)}/repair`); await load(); await live.refresh({ all: true }); }, { errorBox: error, success: `${name} is now the screen at ${asks.ip}` }),
+      );
+      actions.append(repair);
+    }
     if (r.status === "CONNECTED") {
       const unlock = h("button", { type: "button", "aria-label": `Unlock ${name}` }, "Unlock");
       unlock.addEventListener("click", async () => {
@@ -125,7 +146,7 @@ export function renderReceivers(root) {
       h("td", {}, r.ip, r.mac ? h("div", { class: "muted small" }, r.mac) : null),
       h("td", {}, r.model, h("div", { class: "muted small" }, r.firmware)),
       h("td", {}, screen),
-      h("td", {}, h("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }), ` ${online ? "Online" : "Offline"}`, r.status === "CONNECTED" && r.displayId != null ? h("div", { class: "muted small" }, `Display #${r.displayId}`) : null, agentCell(r)),
+      h("td", {}, h("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }), ` ${online ? "Online" : "Offline"}`, r.status === "CONNECTED" && r.displayId != null ? h("div", { class: "muted small" }, `Display #${r.displayId}`) : null, askingCell(asks), agentCell(r)),
       h("td", {}, actions),
     );
   }
