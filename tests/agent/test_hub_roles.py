@@ -63,6 +63,12 @@ class Stations:
     def agent_power(self, seat_id: str, *args: Any) -> None:
         self.calls.append(("power", seat_id, *args))
 
+    def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
+        self.calls.append(("refused", seat_id, ip, role))
+
+    def refusal_ended(self, seat_id: str, token: int) -> None:
+        self.calls.append(("refusal ended", seat_id))
+
 
 @pytest.fixture
 async def rig() -> AsyncIterator[tuple[Hub, FakeHost, Stations]]:
@@ -130,6 +136,10 @@ async def test_an_impostor_takes_nothing_over(
         agent_session, json.dumps({"v": 1, "type": "power", "state": "off", "ok": True})
     )
     assert not [c for c in stations.calls if c[0] in ("hello", "power")]
+    assert [c for c in stations.calls if c[0] == "refused"] == [
+        ("refused", "s3", "192.0.2.7", "page"),
+        ("refused", "s3", "192.0.2.7", "agent"),
+    ]
     # pushes go to the real page only
     fake.sent.clear()
     host.publish(Event(frozenset({5})))
@@ -138,6 +148,37 @@ async def test_an_impostor_takes_nothing_over(
     assert sum("refused" in r.message for r in caplog.records) == 2
     await hub.close(fake_session)
     assert hub.online("s3")
+
+
+async def test_the_host_gives_a_refused_device_its_station(
+    rig: tuple[Hub, FakeHost, Stations],
+) -> None:
+    """Re-paired: the newest refused page and agent are the station's, no reconnect;
+    the waiting key goes to them before their welcome; an older refused page stays
+    refused."""
+    hub, host, stations = rig
+    stations.bound["s5"] = "k" * 43
+    older, _ = await connect(hub, PAGE, "s5", key="x" * 43)
+    newer, _ = await connect(hub, PAGE, "s5")
+    agent, _ = await connect(hub, AGENT, "s5")
+    assert not hub.online("s5")
+    stations.bound["s5"] = "n" * 43
+    stations.waiting["s5"] = "n" * 43
+    host.lock("s5", 6)
+    await hub.adopt("s5")
+    await asyncio.sleep(0.05)
+    for link in (newer, agent):
+        kinds = [m["type"] for m in link.sent]
+        assert kinds[-2:] == ["key", "welcome"], kinds
+        assert link.of("key")[-1]["key"] == "n" * 43
+        assert link.of("welcome")[-1]["refused"] is None
+    assert newer.of("welcome")[-1]["state"]["role"] != "pairing"
+    assert not older.of("key") and older.of("welcome")[-1]["refused"]
+    assert hub.online("s5") and ("s5", "192.0.2.7", "page") in host.hellos
+    assert stations.calls.count(("refusal ended", "s5")) == 2
+    # nothing more to give: adopting again changes nothing
+    await hub.adopt("s5")
+    assert len(older.of("welcome")) == 1
 
 
 async def test_keys_go_to_both_roles(rig: tuple[Hub, FakeHost, Stations]) -> None:

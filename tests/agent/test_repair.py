@@ -30,7 +30,7 @@ def browser() -> Iterator[Any]:
 
 
 def key_of(page: Any, seat: str) -> str | None:
-    return page.evaluate(f"() => localStorage.getItem('tilewall.key.{seat}')")  # type: ignore[no-any-return]
+    return page.evaluate(f"() => localStorage.getItem('tilewall.key.{seat}')")
 
 
 def first_device_gone(host: ServerProcess, browser: Any, seat: str) -> str:
