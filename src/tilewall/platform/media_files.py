@@ -2,8 +2,9 @@
 
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from stat import S_ISREG
 
 import mutagen
 
@@ -34,10 +35,10 @@ class FolderMediaFiles:
     def stat(self, name: str) -> StoredFile | None:
         path = self.locate(name)
         try:
-            if path is None or not path.is_file():
-                return None
-            stat = path.stat()
+            stat = path.stat() if path is not None else None
         except OSError:
+            return None
+        if stat is None or not S_ISREG(stat.st_mode):
             return None
         return StoredFile(stat.st_size, stat.st_mtime_ns)
 
@@ -49,13 +50,13 @@ class FolderMediaFiles:
         base = self.locate(folder)
         if base is None:
             return []
-        names = [
-            (Path(dirpath) / file).relative_to(self._root).as_posix()
-            for dirpath, _dirs, files in os.walk(base)
-            for file in files
-        ]
-        # a link to a file outside the library is no file of it
-        return [name for name in names if self.locate(name) is not None]
+        names = []
+        for entry in _files_under(base):
+            name = Path(entry.path).relative_to(self._root).as_posix()
+            # a link to a file outside the library is no file of it
+            if not entry.is_symlink() or self.locate(name) is not None:
+                names.append(name)
+        return names
 
     def duration_s(self, name: str) -> float | None:
         path = self.locate(name)
@@ -97,3 +98,15 @@ class FolderMediaFiles:
         else:
             return False
         return True
+
+
+def _files_under(folder: Path) -> Iterator[os.DirEntry[str]]:
+    """Every entry under ``folder`` that is not a folder, at any depth; links to folders
+    are not followed (a library cannot hold itself)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir():
+                if not entry.is_symlink():
+                    yield from _files_under(Path(entry.path))
+            else:
+                yield entry

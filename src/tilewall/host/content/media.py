@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from tilewall.host.errors import Conflict, Invalid, NotFound
-from tilewall.host.ports import MediaFiles
+from tilewall.host.ports import MediaFiles, StoredFile
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".webm", ".mkv", ".mov", ".ogv", ".ogg"})
@@ -72,36 +72,55 @@ class MediaLibrary:
             raise Invalid(f"media file name {name!r} is outside the media library")
         return "/".join(parts)
 
+    def _outside(self, name: str) -> Invalid:
+        return Invalid(f"media file name {name!r} is outside the media library")
+
     def _confined(self, name: str) -> str:
         canonical = self.normalise(name)
         if self._files.locate(canonical) is None:
-            raise Invalid(f"media file name {name!r} is outside the media library")
+            raise self._outside(name)
         return canonical
+
+    def _stat(self, name: str, canonical: str) -> StoredFile | None:
+        # a name found nowhere is looked at again only to say why (outside, or missing)
+        stored = self._files.stat(canonical)
+        if stored is None and self._files.locate(canonical) is None:
+            raise self._outside(name)
+        return stored
 
     def path(self, name: str) -> Path:
         path = self._files.locate(self.normalise(name))
         if path is None:
-            raise Invalid(f"media file name {name!r} is outside the media library")
+            raise self._outside(name)
         return path
 
     def exists(self, name: str) -> bool:
-        return self._files.stat(self._confined(name)) is not None
+        return self._stat(name, self.normalise(name)) is not None
 
     def is_dir(self, name: str) -> bool:
-        return self._files.is_folder(self._confined(name))
+        if self._files.is_folder(self.normalise(name)):
+            return True
+        self._confined(name)  # a name outside the library is refused, not merely absent
+        return False
 
-    def require_file(self, name: str) -> str:
-        canonical = self._confined(name)
-        if self._files.stat(canonical) is None:
+    def _require(self, name: str) -> tuple[str, StoredFile]:
+        canonical = self.normalise(name)
+        stored = self._stat(name, canonical)
+        if stored is None:
             raise NotFound(f"media file {name!r} not found in the media library")
         if kind_of(canonical) is None:
             raise Invalid(f"media file {name!r} is neither an image nor a video")
-        return canonical
+        return canonical, stored
+
+    def require_file(self, name: str) -> str:
+        return self._require(name)[0]
 
     def files_in(self, name: str) -> list[str]:
         """Media files under directory ``name`` (recursively), in name order."""
-        folder = self._confined(name) if name.strip() else ""
+        folder = self.normalise(name) if name.strip() else ""
         if not self._files.is_folder(folder):
+            if folder:
+                self._confined(name)  # outside the library: refused, not merely absent
             raise NotFound(f"media directory {name!r} not found in the media library")
         return sorted(n for n in self._files.names_under(folder) if kind_of(n) is not None)
 
@@ -109,8 +128,11 @@ class MediaLibrary:
         """The probed duration of a video, None for an image or a file that won't probe."""
         if kind_of(name) != "video":
             return None
-        stored = self._files.stat(self._confined(name))
-        if stored is None:
+        stored = self._stat(name, self.normalise(name))
+        return None if stored is None else self._duration(name, stored)
+
+    def _duration(self, name: str, stored: StoredFile) -> int | None:
+        if kind_of(name) != "video":
             return None
         cached = self._durations.get(name)
         if cached and cached[0] == stored.modified_ns:
@@ -121,15 +143,12 @@ class MediaLibrary:
         return duration
 
     def describe(self, name: str) -> MediaFile:
-        canonical = self.require_file(name)
-        stored = self._files.stat(canonical)
-        if stored is None:  # deleted since
-            raise NotFound(f"media file {name!r} not found in the media library")
+        canonical, stored = self._require(name)
         return MediaFile(
             name=canonical,
             size=stored.size,
             kind=kind_of(canonical) or "video",
-            duration_ms=self.duration_ms(canonical),
+            duration_ms=self._duration(canonical, stored),
             modified_ms=stored.modified_ns // 1_000_000,
         )
 
