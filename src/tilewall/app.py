@@ -23,7 +23,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, Scope, Send
 
 from tilewall import __version__
-from tilewall.api import accesslog, openapi, read_cache, routing
+from tilewall.api import accesslog, console_events, openapi, read_cache, routing
 from tilewall.api.accesslog import access_log
 from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
 from tilewall.api.common import Extension, host_of_scope
@@ -112,6 +112,7 @@ API_MODULES: list[ModuleType] = [
     openapi,
     render,
     hostgroup,
+    console_events,
 ]
 
 

@@ -6,6 +6,7 @@ import gc
 import logging
 import os
 import secrets
+import sys
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -373,7 +374,9 @@ def run(
         return
     import uvicorn
 
-    uvicorn.run(
+    from tilewall.uvicorn_server import Server
+
+    options = uvicorn.Config(
         served,
         host=bind,
         port=port,
@@ -390,3 +393,8 @@ def run(
         ssl_certfile=tls.cert if tls else None,
         ssl_keyfile=tls.key if tls else None,
     )
+    # the console's event streams end when it stops (uvicorn_server.py)
+    serving = Server(options, app)
+    serving.run()
+    if not serving.started:
+        sys.exit(3)  # as uvicorn.run does: it could not start (say, the port is taken)

@@ -58,6 +58,8 @@ class Documents:
         self.bodies: dict[Name, bytes] = {}
         #: moves whenever memory's documents may have changed (installed, taken back)
         self.revision = 0
+        #: called each time the revision moves
+        self.moved: Callable[[], None] = lambda: None
 
     def get(self, name: Name) -> Any:
         """What memory holds for ``name`` (:data:`ABSENT` if nothing)."""
@@ -97,6 +99,7 @@ class Documents:
             body = self.bodies.get(name)
             self.put(name, ABSENT if body is None else decode(name[0], body))
         self.revision += 1
+        self.moved()
 
     def install(self, tx: Transaction) -> None:
         """The committed change ``tx`` is the host's state now."""
@@ -116,6 +119,7 @@ class Documents:
         state.mapping_generation = int(state.settings.get("mapping_generation", 0))
         state.topology_version += 1
         self.revision += 1
+        self.moved()
 
 
 @dataclass(eq=False, slots=True)

@@ -1,6 +1,7 @@
 """The host's state in memory, and the one way to change it: a durable transaction
 (committed in batches, :mod:`tilewall.host.commit`)."""
 
+import asyncio
 import contextvars
 import copy
 import logging
@@ -51,12 +52,31 @@ class Core:
             self.documents, lambda: self.store, self._announce, self.commit_observers
         )
         self._notices = 0
+        #: resolved when the revision next moves: one future however many wait on it
+        self._next_move: asyncio.Future[None] | None = None
+        self.documents.moved = self._revision_moved
 
     @property
     def revision(self) -> int:
         """Moves whenever what readers see may have changed (a change installed or taken
         back, an announcement): views encoded once per revision key on it."""
         return self.documents.revision + self._notices
+
+    async def revision_moved(self, after: int) -> int:
+        """Wait until :attr:`revision` is past ``after`` (at once if it is); the revision
+        then. Waiting costs nothing while nothing changes: every waiter shares one future,
+        resolved when the revision moves."""
+        while self.revision == after:
+            if self._next_move is None:
+                self._next_move = asyncio.get_running_loop().create_future()
+            # shielded: a waiter that gives up does not cancel the others' future
+            await asyncio.shield(self._next_move)
+        return self.revision
+
+    def _revision_moved(self) -> None:
+        move, self._next_move = self._next_move, None
+        if move is not None and not move.done():
+            move.set_result(None)
 
     async def load(self) -> None:
         if self.store is None:
@@ -177,6 +197,7 @@ class Core:
     def notify(self, displays: frozenset[int] | None, topology: bool = False) -> None:
         """Tell listeners what changed; also for changes that are not stored (liveness)."""
         self._notices += 1
+        self._revision_moved()
         event = Event(displays, topology)
         for listener in list(self._listeners):
             try:

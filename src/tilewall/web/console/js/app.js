@@ -104,7 +104,7 @@ live.subscribe((state) => {
   } else {
     conn.textContent = "Live";
     conn.className = "conn ok";
-    conn.title = "Updated every second";
+    conn.title = "Follows the host's changes as they happen";
   }
 });
 

@@ -1,9 +1,15 @@
 // The group of hosts this console's host belongs to: a banner while it is a standby.
 
 import { get } from "./api.js";
+import * as live from "./live.js";
 import { byId, h } from "./ui.js";
 
-let timer = null;
+const ROLE_MS = 60000;
+
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
+/** @type {(() => void) | null} */
+let unsubscribe = null;
 let banner = null;
 
 function show(group) {
@@ -31,15 +37,22 @@ async function poll() {
   }
 }
 
-/** Check the host's role now and every few seconds (while logged in). */
+/**
+ * Check the host's role now, after each change the host tells (live.js), and every
+ * ROLE_MS: a member's role can change without a change of its state (the active member
+ * went away).
+ */
 export function watchGroup() {
   if (timer) return;
   poll();
-  timer = setInterval(poll, 5000);
+  timer = setInterval(poll, ROLE_MS);
+  unsubscribe = live.onHostChange(poll);
 }
 
 export function stopWatchingGroup() {
   clearInterval(timer);
-  timer = null;
+  timer = undefined;
+  if (unsubscribe) unsubscribe();
+  unsubscribe = null;
   if (banner) banner.hidden = true;
 }

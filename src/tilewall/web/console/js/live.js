@@ -1,14 +1,14 @@
-// The live picture of the host, polled about once a second while a screen needs it.
-// Raw answers of the interface are folded into "targets": what an operator switches
+// The live picture of the host, read again each time the host says it changed (events.js),
+// and every FALLBACK_MS while its stream of changes is down. Raw answers of the interface are folded into "targets": what an operator switches
 // (a zone, a mirror group, a display on its own), each with its state and what it shows.
 // Render descriptions (GET /displays/{id}/render: what a receiver is told to show) are
-// polled for the displays on their own (their play state) and for the displays a tile
+// read for the displays on their own (their play state) and for the displays a tile
 // draws; their answers also give the host clock.
 
 import { get, seg } from "./api.js";
+import { followHost } from "./events.js";
 
-const FAST_MS = 1000;
-const SLOW_EVERY = 3; // sources, receivers and walls every third poll
+const FALLBACK_MS = 10000; // while the host's stream of changes is down
 const MEDIAINFO_BATCH = 24; // at most this many mediainfo calls per poll
 const RENDER_BATCH = 24; // at most this many render descriptions per poll
 const CLOCK_SAMPLES = 16;
@@ -51,10 +51,15 @@ export const live = {
 };
 
 const listeners = new Set();
+/** @type {Set<() => void>} */
+const hostChanged = new Set();
 let timer = null;
 let running = false;
 let inFlight = false;
-let tick = 0;
+let again = false; // a change was told while a poll was under way: poll once more
+let streamUp = false;
+/** @type {(() => void) | null} */
+let unfollow = null;
 let mediaCursor = 0;
 const progress = new Map(); // display key -> {current, at, advancing}
 let controlRoomMissingUntil = 0;
@@ -116,6 +121,18 @@ export function subscribe(fn) {
   return () => listeners.delete(fn);
 }
 
+/**
+ * Call `fn` each time the host says it changed (see events.js); returns the function that
+ * stops that.
+ * @param {() => void} fn
+ */
+export function onHostChange(fn) {
+  hostChanged.add(fn);
+  return () => {
+    hostChanged.delete(fn);
+  };
+}
+
 function emit() {
   for (const fn of listeners) {
     try {
@@ -129,22 +146,43 @@ function emit() {
 export function start() {
   if (running) return;
   running = true;
-  tick = 0;
+  unfollow = followHost(
+    () => {
+      for (const fn of hostChanged) fn();
+      refresh();
+    },
+    (isUp) => {
+      streamUp = isUp;
+      schedule();
+    },
+  );
   poll();
 }
 
 export function stop() {
   running = false;
+  streamUp = false;
+  if (unfollow) unfollow();
+  unfollow = null;
   clearTimeout(timer);
   timer = null;
 }
 
-/** Poll now (after a change made here) instead of waiting for the next second. */
-export function refresh({ all = false } = {}) {
-  if (all) tick = 0;
+/** Read the host now (after a change made here) rather than when its event comes. */
+export function refresh() {
   if (!running) return Promise.resolve();
-  clearTimeout(timer);
+  if (inFlight) {
+    again = true;
+    return Promise.resolve();
+  }
   return poll();
+}
+
+/** The next read without an event: only while the stream of changes is down. */
+function schedule() {
+  clearTimeout(timer);
+  timer = null;
+  if (running && !streamUp) timer = setTimeout(poll, FALLBACK_MS);
 }
 
 document.addEventListener("visibilitychange", () => {
@@ -155,20 +193,19 @@ async function poll() {
   if (inFlight) return;
   inFlight = true;
   try {
-    const slow = tick % SLOW_EVERY === 0 || !live.loaded;
     const [displays, zones, mirrorList, walls, sources, network] = await Promise.all([
       get("/displays"),
       get("/zones"),
       get("/mirrorgroups"),
-      slow ? get("/videowalls") : null,
-      slow ? get("/sources") : null,
-      slow ? get("/network") : null,
+      get("/videowalls"),
+      get("/sources"),
+      get("/network"),
     ]);
     live.displays = displays.displays || [];
     live.zones = zones.zones || [];
-    if (walls) live.walls = walls.videowalls || [];
-    if (sources) live.sources = sources.sources || [];
-    if (network) live.network = network.network || [];
+    live.walls = walls.videowalls || [];
+    live.sources = sources.sources || [];
+    live.network = network.network || [];
     const refs = mirrorList.mirrorgroups || [];
     live.mirrors = (
       await Promise.all(
@@ -185,23 +222,21 @@ async function poll() {
       )
     ).map((m) => ({ ...m, displayIds: m.displayIds || [] }));
     await Promise.all([pollMedia(), pollRenders()]);
-    if (slow) await pollLayouts();
+    await pollLayouts();
     live.error = null;
     live.lastOk = Date.now();
     live.loaded = true;
-    tick++;
   } catch (error) {
     live.error = error;
   } finally {
     inFlight = false;
   }
   emit();
-  if (running && !document.hidden) {
-    clearTimeout(timer);
-    timer = setTimeout(poll, live.error ? FAST_MS * 2 : FAST_MS);
-  } else if (running) {
-    timer = setTimeout(poll, FAST_MS * 5);
+  if (again && running) {
+    again = false;
+    return poll();
   }
+  schedule();
 }
 
 async function pollMedia() {

@@ -109,7 +109,7 @@ export function renderReceivers(root) {
       const unlock = h("button", { type: "button", "aria-label": `Unlock ${name}` }, "Unlock");
       unlock.addEventListener("click", async () => {
         if (!(await confirmDialog({ title: `Unlock ${name}?`, message: "Its display leaves this host (and any wall, zone or mirror group) until it is locked again.", confirm: "Unlock", danger: true }))) return;
-        act(unlock, async () => { await put(`/network/${seg(r.seatId)}/unlock`); await load(); await live.refresh({ all: true }); }, { errorBox: error, success: `Unlocked ${name}` });
+        act(unlock, async () => { await put(`/network/${seg(r.seatId)}/unlock`); await load(); await live.refresh(); }, { errorBox: error, success: `Unlocked ${name}` });
       });
       actions.append(unlock);
       if (r.displayId != null) {
@@ -122,7 +122,7 @@ export function renderReceivers(root) {
     } else {
       const lock = h("button", { type: "button", class: "primary", "aria-label": `Lock ${name}` }, "Lock");
       lock.addEventListener("click", () =>
-        act(lock, async () => { await put(`/network/${seg(r.seatId)}/lock`); await load(); await live.refresh({ all: true }); }, { errorBox: error, success: `Locked ${name} to this host` }),
+        act(lock, async () => { await put(`/network/${seg(r.seatId)}/lock`); await load(); await live.refresh(); }, { errorBox: error, success: `Locked ${name} to this host` }),
       );
       actions.append(lock);
     }
@@ -130,7 +130,7 @@ export function renderReceivers(root) {
     rename.addEventListener("click", async () => {
       if (await renameDialog(r)) {
         await load();
-        await live.refresh({ all: true });
+        await live.refresh();
       }
     });
     actions.append(rename);

@@ -275,7 +275,7 @@ export function renderSources(root) {
         editorCard.hidden = true;
         toast(source ? `Saved ${saved.sourceName}` : `Created ${saved.sourceName}`, "ok");
         await load();
-        live.refresh({ all: true });
+        live.refresh();
       },
       onCancel: () => (editorCard.hidden = true),
     });
@@ -295,7 +295,7 @@ export function renderSources(root) {
         edit.addEventListener("click", () => openEditor(s));
         remove.addEventListener("click", async () => {
           if (!(await confirmDialog({ title: `Delete source “${s.sourceName}”?`, message: "Displays playing it stop showing it.", confirm: "Delete", danger: true }))) return;
-          act(remove, async () => { await del(`/sources/${seg(s.sourceId)}`); await load(); live.refresh({ all: true }); }, { errorBox: error, success: `Deleted ${s.sourceName}` });
+          act(remove, async () => { await del(`/sources/${seg(s.sourceId)}`); await load(); live.refresh(); }, { errorBox: error, success: `Deleted ${s.sourceName}` });
         });
         const summary = s.params.filter((p) => p.type !== "HELP").map((p) => `${p.paramName}: ${summarise(p)}`).join(" · ");
         list.append(

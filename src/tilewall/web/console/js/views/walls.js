@@ -67,7 +67,7 @@ export function renderWalls(root, params) {
     }
     drawZones();
     drawMirrors();
-    live.refresh({ all: true });
+    live.refresh();
   }
 
   function drawWallList() {
