@@ -196,11 +196,12 @@ def live_url(base: str, source_id: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def viewer(base: str, source_id: str, session: str) -> Any:
-    """A WebSocket to ``/live/<source_id>`` with the session cookie ``session``."""
+async def viewer(base: str, source_id: str, session: str, **options: Any) -> Any:
+    """A WebSocket to ``/live/<source_id>`` with the session cookie ``session``
+    (``options``: more of ``websockets``' connect, ``sock`` say)."""
     headers = {"Cookie": f"JSESSIONID={session}"}
     async with connect(
-        live_url(base, source_id), additional_headers=headers, max_size=1 << 24
+        live_url(base, source_id), additional_headers=headers, max_size=1 << 24, **options
     ) as socket:
         yield socket
 

@@ -6,6 +6,7 @@ multicast), RTP, HTTP, HLS and RTMP (tests/support/live_sources.py). What a view
 from __future__ import annotations
 
 import asyncio
+import socket as socket_module
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -174,3 +175,29 @@ async def test_every_kind_of_stream(host, publisher):
         assert seen.configs()[0]["codec"].startswith("avc1.")
         assert upwards(numbers(seen))
         wait_until(lambda: _status(host, source_id)["viewers"] == 0, 10)
+
+
+async def test_a_viewer_that_stops_reading_never_holds_up_the_others(host):
+    with live.udp_publisher(Pattern(), kbps=8000) as source:
+        source_id = _source(host, source.url)
+        counts = host.app.state.live.counts
+        stuck = socket_module.socket()
+        stuck.setsockopt(socket_module.SOL_SOCKET, socket_module.SO_RCVBUF, 4096)
+        stuck.connect(("127.0.0.1", host.port))
+        async with (
+            viewer(host.url, source_id, host.api.session, sock=stuck) as slow,
+            viewer(host.url, source_id, host.api.session) as fast,
+        ):
+            # the slow one reads nothing more: its TCP buffers fill, then its queue
+            # (reading the fast one all the while)
+            seen = await collect(
+                fast, Seen(), lambda _: counts[source_id].frames_dropped > 0, timeout=60
+            )
+            start_in, start_seen = counts[source_id].frames_in, len(seen.frames)
+            await collect(fast, seen, _frames(start_seen + 90), timeout=20)
+            came = counts[source_id].frames_in - start_in
+            # every frame the host read meanwhile reaches the fast viewer
+            await collect(fast, seen, _frames(start_seen + came), timeout=10)
+            # the slow one is still served (dropping to key frames), not cut off
+            assert slow.state.name == "OPEN" and _status(host, source_id)["viewers"] == 2
+        assert upwards(numbers(seen))
