@@ -13,8 +13,10 @@ moves the state's revision when it changes.
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Protocol
 
 from tilewall import INTERFACE_VERSION, __version__
 from tilewall.host.licence.rules import LicenceRules
@@ -28,7 +30,6 @@ from tilewall.host.machine.ports import MachineAdapters
 from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.ports import DataFiles
 from tilewall.host.state import Core
-from tilewall.host.topology.stations import Stations
 
 log = logging.getLogger(__name__)
 
@@ -79,12 +80,19 @@ class PowerOutcome:
         )
 
 
+class RoundTrips(Protocol):
+    """How long each seat's receiver took to answer, lately (the host's stations)."""
+
+    @property
+    def round_trip_ms(self) -> Mapping[str, float]: ...
+
+
 class Machine:
     def __init__(
         self,
         core: Core,
         machine: MachineSlot,
-        stations: Stations,
+        stations: RoundTrips,
         licence: LicenceRules,
         files: DataFiles | None,
     ) -> None:
