@@ -101,7 +101,7 @@ export function renderReceivers(root) {
     if (asks) {
       const repair = h("button", { type: "button", class: "primary", "aria-label": `Re-pair ${name} to the screen that asks for it` }, "Re-pair");
       repair.addEventListener("click", () =>
-        act(repair, async () => { await put(`/network/${seg(r.seatId)}/repair`); await load(); await live.refresh({ all: true }); }, { errorBox: error, success: `${name} is now the screen at ${asks.ip}` }),
+        act(repair, async () => { await put(`/network/${seg(r.seatId)}/repair`); await load(); await live.refresh(); }, { errorBox: error, success: `${name} is now the screen at ${asks.ip}` }),
       );
       actions.append(repair);
     }
