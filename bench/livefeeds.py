@@ -5,9 +5,9 @@ and the simulated viewers that count what they get."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import struct
 import subprocess
-import threading
 import time
 import uuid
 from fractions import Fraction
@@ -72,64 +72,82 @@ def metrics(proc: Proc, session: str) -> dict[str, float]:
 
 
 class MarkedSource:
-    """1080p30 H.264 made here, each access unit with an SEI holding when its picture
-    was made, pushed as MPEG-TS to ``udp://127.0.0.1:PORT``."""
+    """H.264 (1080p30 by default) made in a process of its own (so that the viewers'
+    process takes nothing of its time), each access unit with an SEI holding when its
+    picture was made, pushed as MPEG-TS to ``udp://127.0.0.1:PORT``."""
 
     def __init__(self, port: int, width: int = 1920, height: int = 1080, fps: int = 30) -> None:
         self.url = f"udp://127.0.0.1:{port}"
-        self.size = (width, height)
-        self.fps = fps
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._process = context.Process(
+            target=_make, args=(self.url, (width, height), fps, self._stop), daemon=True
+        )
 
     def start(self) -> MarkedSource:
-        self._thread.start()
+        self._process.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(10)
+        self._process.join(10)
+        if self._process.is_alive():
+            self._process.kill()
 
-    def _frames(self) -> list[np.ndarray[Any, Any]]:
-        width, height = self.size
-        base = np.zeros((height, width, 3), dtype=np.uint8)
-        base[:, :, 0] = np.linspace(0, 255, width, dtype=np.uint8)[None, :]
-        base[:, :, 1] = np.linspace(0, 255, height, dtype=np.uint8)[:, None]
-        frames = []
-        for n in range(self.fps):
-            image = base.copy()
-            x = n * (width - 200) // self.fps
-            image[height // 2 - 100 : height // 2 + 100, x : x + 200] = 255
-            frames.append(image)
-        return frames
 
-    def _run(self) -> None:
-        out = av.open(f"{self.url}?pkt_size=1316", "w", format="mpegts")
-        stream = out.add_stream("libx264", rate=self.fps)
-        stream.width, stream.height = self.size
-        stream.pix_fmt = "yuv420p"
-        stream.options = {"preset": "ultrafast", "tune": "zerolatency", "g": str(self.fps)}
-        pictures = [av.VideoFrame.from_ndarray(f, format="rgb24") for f in self._frames()]
-        started = time.monotonic()
-        n = 0
-        while not self._stop.is_set():
-            wait = started + n / self.fps - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-            made = time.time() * 1000
-            frame = pictures[n % len(pictures)].reformat(format="yuv420p")
-            frame.pts = n
-            frame.time_base = Fraction(1, self.fps)
-            for packet in stream.encode(frame):
-                sei = _sei(made)
-                marked = av.Packet(sei + bytes(packet))
-                marked.pts, marked.dts = packet.pts, packet.dts
-                marked.time_base = packet.time_base
-                marked.is_keyframe = packet.is_keyframe
-                marked.stream = stream
-                out.mux(marked)
-            n += 1
-        out.close()
+def _pictures(size: tuple[int, int], count: int) -> list[Any]:
+    """A bright block moving across a gradient, ready for the encoder."""
+    width, height = size
+    base = np.zeros((height, width, 3), dtype=np.uint8)
+    base[:, :, 0] = np.linspace(0, 255, width, dtype=np.uint8)[None, :]
+    base[:, :, 1] = np.linspace(0, 255, height, dtype=np.uint8)[:, None]
+    pictures = []
+    for n in range(count):
+        image = base.copy()
+        x = n * (width - 200) // count
+        image[height // 2 - 100 : height // 2 + 100, x : x + 200] = 255
+        pictures.append(
+            av.VideoFrame.from_ndarray(image, format="rgb24").reformat(format="yuv420p")
+        )
+    return pictures
+
+
+def _make(url: str, size: tuple[int, int], fps: int, stop: Any) -> None:
+    # each frame sent whole at once, with its PES length (else a demuxer knows a frame
+    # has ended only when the next one starts: one frame of latency at the host)
+    options = {"flush_packets": "1", "omit_video_pes_length": "0"}
+    out = av.open(f"{url}?pkt_size=1316", "w", format="mpegts", options=options)
+    stream = out.add_stream("libx264", rate=fps)
+    stream.width, stream.height = size
+    stream.pix_fmt = "yuv420p"
+    stream.options = {"preset": "ultrafast", "tune": "zerolatency", "g": str(fps)}
+    # stamped with the instant each picture is made, as a camera stamps its captures (a
+    # machine too busy to make 30 a second then sends fewer, not later, frames)
+    clock = Fraction(1, 90_000)
+    stream.codec_context.time_base = clock
+    pictures = _pictures(size, fps)
+    started = time.monotonic()
+    n = 0
+    while not stop.is_set():
+        wait = started + n / fps - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        elif wait < -1 / fps:
+            n += 1  # too busy to make this one in time: leave it out
+            continue
+        made = time.time() * 1000
+        frame = pictures[n % len(pictures)]
+        frame.pts = round((time.monotonic() - started) * 90_000)
+        frame.time_base = clock
+        for packet in stream.encode(frame):
+            marked = av.Packet(_sei(made) + bytes(packet))
+            marked.pts, marked.dts = packet.pts, packet.dts
+            marked.time_base = packet.time_base
+            marked.is_keyframe = packet.is_keyframe
+            marked.stream = stream
+            out.mux(marked)
+        n += 1
+    out.close()
 
 
 def _sei(made_ms: float) -> bytes:

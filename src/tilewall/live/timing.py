@@ -4,19 +4,21 @@ A frame is shown at its own timestamp plus an offset, so frames keep the source'
 rhythm however the network bunches them. The offset is set by the first frame to its
 arrival plus ``delay_ms``. A frame that would then be shown less than ``delay_ms -
 drift_ms`` after it arrived (the source or the network fell behind) moves the offset
-later at once, to that frame; frames that all come more than ``drift_ms`` early for a
-whole second (the source's clock runs slow, or a stall has passed) move it earlier, to
-the latest of them, by ``SLEW_MS`` a frame, so that no frame is ever shown before the
-one ahead of it. A stream that arrives in bursts (a muxer flushing every few frames) so
+later at once, to that frame; frames that all come more than ``EARLY_MS`` early for a
+whole second (a stall has passed, the first frames came slowly, the source's clock runs
+slow) move it earlier, towards the latest of them, by ``SLEW_MS`` a frame, so that no
+frame is ever shown before the one ahead of it. A stream that arrives in bursts (a muxer flushing every few frames) so
 keeps one offset: the one its latest frames need."""
 
 from fractions import Fraction
 
 DRIFT_MS = 50.0
+#: frames this much earlier than planned for ``EARLY_FOR_MS`` bring the offset in
+EARLY_MS = 10.0
 #: how long frames must come early before the offset moves earlier, and by how much a
 #: frame it then moves (far less than a frame's interval: ``at`` never goes back)
 EARLY_FOR_MS = 1000.0
-SLEW_MS = 1.0
+SLEW_MS = 3.0
 
 
 class Presenter:
@@ -40,11 +42,11 @@ class Presenter:
             self._offset = wanted
         elif wanted > self._offset + self.drift_ms:
             self._move(wanted)
-        elif wanted < self._offset - self.drift_ms:
+        elif wanted < self._offset - EARLY_MS:
             if self._early_since is None:
                 self._early_since = arrival_ms
             elif arrival_ms - self._early_since >= EARLY_FOR_MS:
-                self._offset -= min(SLEW_MS, self._offset - self.drift_ms - wanted)
+                self._offset -= min(SLEW_MS, self._offset - EARLY_MS - wanted)
         else:
             self._early_since = None
         return ts + self._offset
