@@ -20,7 +20,7 @@ from tests.support.live_reading import all_read, frames
 from tests.support.server import running
 from tests.support.sources import RTSP, source_body
 from tests.support.topology import unique
-from tilewall.live.opening import InputFailed
+from tilewall.live.failure import InputFailed
 from tilewall.live.srt import SrtError, SrtRemux, open_srt
 
 pytestmark = pytest.mark.live

@@ -11,7 +11,7 @@ import av
 import av.bitstream
 
 from tilewall.live import nal
-from tilewall.live.opening import InputFailed
+from tilewall.live.failure import InputFailed
 
 #: what receivers decode: H.264 passes through, anything else is transcoded to it
 PASSED = "h264"

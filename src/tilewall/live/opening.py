@@ -11,6 +11,7 @@ import av.error
 
 from tilewall.host.content import live
 from tilewall.host.content.live import LiveInput
+from tilewall.live.failure import InputFailed
 
 #: seconds to open an input, and to wait for its next packet before giving it up
 OPEN_TIMEOUT_S = 5.0
@@ -30,15 +31,6 @@ _WHITELISTS = {
     # SRT comes through a child process's pipe (tilewall.live.srt)
     "srt": "pipe",
 }
-
-
-class InputFailed(Exception):
-    """The input could not be opened or read; ``str`` is the reason in words (without
-    the URL's secrets); ``lasting`` when trying again soon would not help."""
-
-    def __init__(self, reason: str, lasting: bool = False) -> None:
-        super().__init__(reason)
-        self.lasting = lasting
 
 
 def quiet_ffmpeg() -> None:

@@ -12,7 +12,8 @@ from tilewall.host.content.live import LiveInput, redact
 from tilewall.host.ports import Clock
 from tilewall.live import coding
 from tilewall.live.coding import Picture, Unit
-from tilewall.live.opening import InputFailed, failure, open_input
+from tilewall.live.failure import InputFailed
+from tilewall.live.opening import failure, open_input
 from tilewall.live.timing import Presenter
 
 log = logging.getLogger(__name__)

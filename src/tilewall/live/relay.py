@@ -17,7 +17,7 @@ from tilewall.host.content.live import LiveInput, LiveState, LiveStatus
 from tilewall.host.ports import Clock
 from tilewall.live import wire
 from tilewall.live.coding import Picture, Unit
-from tilewall.live.opening import InputFailed
+from tilewall.live.failure import InputFailed
 from tilewall.live.reader import Reader
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from typing import IO, Any, Self
 import av
 
 from tilewall.host.content.live import redact, redact_text
-from tilewall.live.opening import InputFailed
+from tilewall.live.failure import InputFailed
 
 log = logging.getLogger(__name__)
 
