@@ -17,7 +17,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.support.live_reading import all_read
-from tests.support.live_wire import UdpPattern, pattern, read_number
+from tests.support.live_wire import UdpPattern, picture, read_number
 from tests.support.server import free_port, running
 from tests.support.sources import RTSP, source_body
 from tilewall.live.fmp4 import Fmp4Stream
@@ -36,7 +36,7 @@ def encoded(count: int, gop: int = 10) -> list[tuple[bytes, bool]]:
     encoder.open()
     units = []
     for n in range(count):
-        frame = av.VideoFrame.from_ndarray(pattern(n), "rgb24").reformat(format="yuv420p")
+        frame = picture(n)
         frame.pts = n
         units += [(bytes(p), bool(p.is_keyframe)) for p in encoder.encode(frame)]
     return units
@@ -45,7 +45,7 @@ def encoded(count: int, gop: int = 10) -> list[tuple[bytes, bool]]:
 def numbers_in(data: bytes) -> list[int | None]:
     with av.open(io.BytesIO(data), mode="r") as container:
         assert container.streams.video[0].codec_context.name == "h264"
-        return [read_number(f.to_image(), (0, 0, 320, 180)) for f in container.decode(video=0)]
+        return [read_number(f.to_image()) for f in container.decode(video=0)]
 
 
 def test_a_viewer_joining_gets_a_playable_file_from_the_last_key_frame() -> None:

@@ -14,9 +14,9 @@ viewer of ``/live/<name>?format=fmp4`` gets the same stream as fragmented MP4
 Receiver-page tests and benchmarks use it without a host; ``at`` is this machine's wall
 clock plus ``delay_ms``, which is the host clock of a host on the same machine.
 
-The picture (``PATTERN``): four quadrants of their own colour, each with the frame number
-in ``BITS`` black and white cells across its middle, so that every tile of a 2x2 wall
-shows the whole number: :func:`read_number` reads it back from a screenshot of a tile.
+The picture is the project's frame-numbered pattern (``tests.support.framecode``): the
+number in strips repeated over the whole picture, so that every tile of a wall holds it,
+and dark modules tinted by where they are, so that a tile's crop can be told.
 """
 
 from __future__ import annotations
@@ -36,48 +36,58 @@ import av
 import numpy as np
 from websockets.asyncio.server import ServerConnection, serve
 
+from tests.support.framecode import FrameMaker, Pattern, read_frame_number, read_position
 from tilewall.live.fmp4 import Fmp4Stream
 
-#: frame size, colours of the quadrants (top left, top right, bottom left, bottom right)
 WIDTH, HEIGHT = 640, 360
-QUADRANT_COLOURS = ((200, 40, 40), (40, 170, 60), (40, 90, 210), (220, 200, 40))
-#: bits of the frame number in each quadrant; each cell is CELL px wide, BAND px high
-BITS = 12
-CELL = 20
-BAND = 60
+_makers: dict[tuple[int, int], FrameMaker] = {}
 
 
-def pattern(number: int, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray[Any, Any]:
-    """The picture of frame ``number`` (RGB, height x width x 3)."""
-    image = np.zeros((height, width, 3), dtype=np.uint8)
-    qw, qh = width // 2, height // 2
-    for q, colour in enumerate(QUADRANT_COLOURS):
-        x0, y0 = (q % 2) * qw, (q // 2) * qh
-        image[y0 : y0 + qh, x0 : x0 + qw] = colour
-        left = x0 + qw // 2 - BITS * CELL // 2
-        top = y0 + qh // 2 - BAND // 2
-        for bit in range(BITS):
-            on = (number >> (BITS - 1 - bit)) & 1
-            x = left + bit * CELL
-            image[top : top + BAND, x : x + CELL] = 255 if on else 0
-    return image
+def picture(number: int, width: int = WIDTH, height: int = HEIGHT) -> av.VideoFrame:
+    """Frame ``number`` of the pattern, ready for an encoder (YUV 4:2:0)."""
+    maker = _makers.get((width, height))
+    if maker is None:
+        maker = _makers[width, height] = FrameMaker(Pattern(width, height))
+    planes = np.frombuffer(maker.frame(number), dtype=np.uint8).reshape(height * 3 // 2, width)
+    return av.VideoFrame.from_ndarray(planes, format="yuv420p")
+
+
+def _region(box: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+    return None if box is None else (box[0], box[1], box[2] - box[0], box[3] - box[1])
 
 
 def read_number(image: Any, box: tuple[int, int, int, int] | None = None) -> int | None:
-    """The frame number a quadrant of the pattern shows in ``box`` (left, top, right,
-    bottom) of a Pillow image (the whole image by default); None where the cells are not
-    clearly black or white (no pattern there)."""
-    left, top, right, bottom = box or (0, 0, image.width, image.height)
-    sx, sy = (right - left) / (WIDTH // 2), (bottom - top) / (HEIGHT // 2)
-    number = 0
-    y = top + (HEIGHT // 4) * sy
-    for bit in range(BITS):
-        x = left + (WIDTH // 4 - BITS * CELL // 2 + bit * CELL + CELL / 2) * sx
-        luma = sum(image.getpixel((int(x), int(y)))) / 3
-        if 60 < luma < 190:
-            return None
-        number = number * 2 + (luma >= 190)
-    return number
+    """The frame number shown in ``box`` (left, top, right, bottom) of a Pillow image (the
+    whole image by default), or None where no pattern can be read."""
+    return read_frame_number(np.asarray(image.convert("RGB")), _region(box))
+
+
+def position(
+    image: Any, box: tuple[int, int, int, int] | None = None
+) -> tuple[float, float] | None:
+    """Where the part of the pattern shown in ``box`` sits in the whole picture: its
+    centre as fractions of the picture's width and height."""
+    return read_position(np.asarray(image.convert("RGB")), _region(box))
+
+
+def in_quarters(positions: list[tuple[float, float] | None]) -> bool:
+    """Whether four tiles' ``position`` readings (top left, top right, bottom left, bottom
+    right) show the four quarters of one picture: right of and below one another. Only
+    the order is asked: Chromium's colours after H.264 and scaling shift the tint read."""
+    if any(p is None for p in positions):
+        return False
+    (tl, tr, bl, br) = [p for p in positions if p is not None]
+    apart, level = 0.12, 0.08
+    return (
+        tr[0] - tl[0] > apart
+        and br[0] - bl[0] > apart
+        and bl[1] - tl[1] > apart
+        and br[1] - tr[1] > apart
+        and abs(tl[0] - bl[0]) < level
+        and abs(tr[0] - br[0]) < level
+        and abs(tl[1] - tr[1]) < level
+        and abs(bl[1] - br[1]) < level
+    )
 
 
 def codec_string(access_unit: bytes) -> str | None:
@@ -268,8 +278,7 @@ class LiveWire:
     async def _make_one(self) -> None:
         now_ms = time.time() * 1000
         number = self.made
-        image = av.VideoFrame.from_ndarray(pattern(number, self.width, self.height), "rgb24")
-        image = image.reformat(format="yuv420p")
+        image = picture(number, self.width, self.height)
         image.pts = number
         packets = self._encoder.encode(image)
         self.made += 1
@@ -354,8 +363,7 @@ class UdpPattern:
             while not self._stopping.is_set():
                 n = self.made - first
                 time.sleep(max(started + n / self.fps - time.monotonic(), 0))
-                frame = av.VideoFrame.from_ndarray(pattern(self.made), "rgb24")
-                frame = frame.reformat(format="yuv420p")
+                frame = picture(self.made)
                 frame.pts = n
                 for packet in stream.encode(frame):
                     out.mux(packet)
