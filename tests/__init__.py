@@ -14,7 +14,8 @@ several tests of one concept.
   CLI's local commands, configuration, persistence, backups, TLS, the wheel, groups of
   hosts, the benchmarks still running)
 
-``test_layering.py`` stays at the top: it reads the source tree, not a layer. What tests
+``test_layering.py`` and ``test_dependency_reaches.py`` stay at the top: they read the
+source tree and the libraries under it (with the lock of their versions), not a layer. What tests
 share is in ``support`` and nowhere else; a ``conftest.py`` holds only its folder's
 fixtures.
 """
