@@ -185,6 +185,8 @@ async def list_layouts(host: Host) -> LayoutList:
     status_code=200,
     tags=[EXTENSION_TAG, *TAGS],
     summary="Create a control-room layout of windows showing sources",
+    description="A window lies inside the picture (x + width and y + height at most 1) and shows a "
+    "source that is not itself a control-room source: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )
@@ -208,6 +210,8 @@ async def get_layout(host: Host, layoutId: str) -> LayoutOut:
     f"{LAYOUTS}/{{layoutId:str}}",
     tags=[EXTENSION_TAG, *TAGS],
     summary="Update a control-room layout (fields left out are kept)",
+    description="A window lies inside the picture (x + width and y + height at most 1) and shows a "
+    "source that is not itself a control-room source: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )

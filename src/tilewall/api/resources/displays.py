@@ -131,7 +131,13 @@ async def get_settings(host: Host, displayId: str) -> DisplaySettings:
     return _settings(host, host.stations.display(displayId))
 
 
-@put(f"{PATH}/settings", tags=TAGS, summary="Set the display resolution", responses=errors(404))
+@put(
+    f"{PATH}/settings",
+    tags=TAGS,
+    summary="Set the display resolution",
+    description="Only a resolution the display's receiver reported: 400 otherwise.",
+    responses=errors(404),
+)
 async def put_settings(host: Host, displayId: str, data: ResolutionBody) -> DisplaySettings:
     display = host.stations.display(displayId)
     await host.stations.set_resolution(display, data.width, data.height)

@@ -155,6 +155,7 @@ async def get_group_v1(host: Host) -> GroupV1Out:
     status_code=200,
     tags=TAGS,
     summary="Create and join a failover group (version 1); both members send the same request",
+    description="The systems of a group have distinct systemIDs: 400 otherwise.",
     responses=errors(409),
 )
 async def join_group_v1(host: Host, data: GroupV1In) -> GroupV1Out:

@@ -97,6 +97,7 @@ async def list_media(host: Host) -> MediaList:
     "/media/{name:path}",
     tags=TAGS,
     summary="Upload a media file (the body is the file)",
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
     responses=errors(409, 413),
     operation_class=_named(UPLOAD_NAME),
     request_max_body_size=MAX_UPLOAD,
@@ -117,6 +118,7 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     "/media/{name:path}",
     tags=TAGS,
     summary="Download a media file",
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
     responses=errors(404, 416),
     operation_class=_named(MEDIA_NAME, downloads=True),
     media_type="application/octet-stream",
@@ -142,6 +144,7 @@ async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> S
     status_code=200,
     tags=TAGS,
     summary="Delete a media file",
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
     responses=errors(404),
     operation_class=_named(MEDIA_NAME),
 )

@@ -92,6 +92,7 @@ def switch_route(
         f"{path}/switch",
         tags=tags,
         summary=f"Switch {what} to a source",
+        description=DESTINATION,
         responses=errors(404),
         name=name,
         dependencies=keyed_by(path_key),
@@ -137,12 +138,16 @@ def control_routes(
     out: list[HTTPRouteHandler] = []
 
     def op(
-        suffix: str, summary: str, extra_codes: tuple[int, ...] = (404, 409)
+        suffix: str,
+        summary: str,
+        extra_codes: tuple[int, ...] = (404, 409),
+        description: str | None = None,
     ) -> HTTPRouteHandler:
         return put(
             f"{path}/{suffix}",
             tags=tags,
             summary=f"{summary} ({what})",
+            description=description,
             responses=errors(*extra_codes),
             name=f"{prefix}-{suffix}",
             dependencies=keyed_by(path_key),
@@ -158,7 +163,12 @@ def control_routes(
         await host.playback.play(target, source)
         return shape(host, key)
 
-    @op("playVideoList", "Play a list of media files")
+    @op(
+        "playVideoList",
+        "Play a list of media files",
+        description="Each file must be in the media library (a name does not climb out of "
+        "it with '..') and be an image or a video: 400 otherwise.",
+    )
     async def play_videolist(host: Host, key: str, data: VideoListBody) -> "Shaped":
         target = resolve(host, key)
         await host.playback.play_videolist(
@@ -204,7 +214,8 @@ def control_routes(
         f"{path}/mediainfo",
         tags=tags,
         summary=f"What plays and where ({what})",
-        responses={404: errors(404)[404], 401: errors()[401]},
+        # 409: a display of a video wall in no zone of it plays nothing of its own
+        responses={404: errors(404)[404], 409: errors(409)[409], 401: errors()[401]},
         name=f"{prefix}-mediainfo",
         dependencies=keyed_by(path_key),
     )

@@ -113,6 +113,11 @@ UNTIL = Parameter(
     "at or after it are left out",
 )
 DISPLAY = Parameter(query="displayId", default=None, required=False)
+#: the rules of a window no schema of one parameter can state
+WINDOW = (
+    "Answers 400 when until is not after since (both given), or when a date does not "
+    "exist (February 30, hour 25)."
+)
 LIMIT = Parameter(query="limit", default=10_000, required=False, ge=1, le=MAX_LIMIT)
 
 
@@ -121,6 +126,7 @@ LIMIT = Parameter(query="limit", default=10_000, required=False, ge=1, le=MAX_LI
     tags=TAGS,
     summary="What played on each display, when, and what triggered it",
     responses=errors(),
+    description=WINDOW,
     operation_class=Extension,
 )
 async def playlog(
@@ -138,6 +144,7 @@ async def playlog(
     tags=TAGS,
     summary="The play log as CSV",
     responses=errors(),
+    description=WINDOW,
     operation_class=Extension,
     media_type="text/csv",
 )

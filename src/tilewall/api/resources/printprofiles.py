@@ -115,6 +115,8 @@ def _raw(body: PrintProfileBody) -> dict[str, Any]:
     status_code=200,
     tags=TAGS,
     summary="Create print profiles, or update those of the same queueName (all or none)",
+    description="A value given under both its names must be the same under both; min_entry_chars "
+    "may not exceed max_entry_chars; a queue has one profile in a request. 400 otherwise.",
     responses=errors(),
 )
 async def upsert_profiles(host: Host, data: PrintProfiles) -> PrintProfiles:

@@ -263,6 +263,9 @@ _WHEN = "ISO 8601 date or date-time; without an offset, the host's local time."
     status_code=200,
     tags=TAGS,
     summary="Create a scheduled event",
+    description="Dates must exist and zones be the machine's; an end comes after the start and is not "
+    "given with durationSeconds; recurrence is an RFC 5545 RRULE; what an action needs "
+    "depends on its kind, and the objects it names must exist. 400 otherwise.",
     responses=errors(),
     operation_class=Extension,
 )
@@ -333,6 +336,9 @@ async def get_event(host: Host, eventId: str) -> EventBody:
     PATH,
     tags=TAGS,
     summary="Replace a scheduled event (a running occurrence ends and starts anew)",
+    description="Dates must exist and zones be the machine's; an end comes after the start and is not "
+    "given with durationSeconds; recurrence is an RFC 5545 RRULE; what an action needs "
+    "depends on its kind, and the objects it names must exist. 400 otherwise.",
     responses=errors(404),
     operation_class=Extension,
 )

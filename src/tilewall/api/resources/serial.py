@@ -127,6 +127,8 @@ async def get_port(host: Host, seatID: str) -> SerialPortBody:
     f"{PATH}/port",
     tags=[EXTENSION_TAG, *TAGS],
     summary="Give a seat a serial port: /dev/... or socket://, rfc2217://, loop:// ('' removes)",
+    description="A device path has no '..'; a port number is at most 65535; a bracketed host is an "
+    "IPv6 address: 400 otherwise.",
     responses=errors(404),
     operation_class=Extension,
 )

@@ -1,13 +1,15 @@
 """Sources: list, create, read, update, delete."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Response, delete, get, post, put
-from litestar.params import Parameter
+from litestar.openapi.spec import Discriminator
+from litestar.params import Body, Parameter
 
 from tilewall.api.common import Done, NotBlank, errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
@@ -45,6 +47,61 @@ class SourceIn(msgspec.Struct):
         ),
     ] = []
     sourceId: str | None = None
+
+
+def _any_case(name: str) -> str:
+    """A pattern of ``name`` whole, in any case (the host matches param names so)."""
+    return "^" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in name) + "$"
+
+
+def _named(spec: ParamSpec) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "paramName": {"type": "string", "pattern": _any_case(spec.name)},
+            "type": {"enum": ["", spec.type]},
+        },
+        "required": ["paramName"],
+    }
+
+
+#: a HELP param, whatever its name: the host ignores it (and adds its own)
+_HELP = {"type": "object", "properties": {"type": {"const": "HELP"}}, "required": ["type"]}
+
+
+def _for_type(kind: SourceType) -> dict[str, Any]:
+    """The body of a source of ``kind``, from the catalogue the host validates against:
+    only its params (each of its type or untyped), its required ones present."""
+    params: dict[str, Any] = {
+        "type": "array",
+        "items": {"anyOf": [_HELP, *(_named(spec) for spec in kind.params)]},
+    }
+    required = [_named(spec) for spec in kind.params if spec.required]
+    if required:
+        params["allOf"] = [{"contains": spec} for spec in required]
+    return {
+        "type": "object",
+        "properties": {"sourceType": {"const": kind.name}, "params": params},
+        "required": ["params"] if required else [],
+    }
+
+
+#: a body of each source type (the one its sourceType names applies); stated in the
+#: document only, the host checks the params itself (in its own order and words)
+ByType = Body(
+    schema_extra={
+        "one_of": [_for_type(kind) for kind in CATALOGUE.values()],
+        "discriminator": Discriminator(property_name="sourceType"),
+    }
+)
+
+
+#: what the host checks of a source's params beyond what the schema of its type states
+BY_TYPE_RULES = (
+    "The sourceType chooses the schema of the params (GET /sourcetypes: their names, "
+    "types and which are required). The host also answers 400 for a param given twice, "
+    "a value not in the format its type asks, and media files or layouts that do not exist."
+)
 
 
 class SourceOut(msgspec.Struct):
@@ -95,9 +152,10 @@ async def list_sources(
     status_code=200,
     tags=TAGS,
     summary="Create a source",
+    description=BY_TYPE_RULES,
     responses=errors(403, 404, 409),
 )
-async def create_source(host: Host, data: SourceIn) -> SourceOut:
+async def create_source(host: Host, data: Annotated[SourceIn, ByType]) -> SourceOut:
     return shape(await host.sources.create(data.sourceName, data.sourceType, _params(data)))
 
 
@@ -132,9 +190,13 @@ async def delete_source(host: Host, sourceId: str) -> Done:
 
 
 @put(
-    "/sources/{sourceId:str}", tags=TAGS, summary="Update a source", responses=errors(403, 404, 409)
+    "/sources/{sourceId:str}",
+    tags=TAGS,
+    summary="Update a source",
+    description=BY_TYPE_RULES,
+    responses=errors(403, 404, 409),
 )
-async def update_source(host: Host, sourceId: str, data: SourceIn) -> SourceOut:
+async def update_source(host: Host, sourceId: str, data: Annotated[SourceIn, ByType]) -> SourceOut:
     return shape(
         await host.sources.update(sourceId, data.sourceName, data.sourceType, _params(data))
     )

@@ -125,6 +125,7 @@ async def delete_wall(host: Host, videoWallId: str) -> Done:
     status_code=200,
     tags=[EXTENSION_TAG, *TAGS],
     summary="Create a video wall from displays and their geometry",
+    description="A wall names each display once, each monitor with a positive size: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )
@@ -137,6 +138,7 @@ async def create_wall(host: Host, data: VideoWallIn) -> VideoWallBody:
     PATH,
     tags=[EXTENSION_TAG, *TAGS],
     summary="Update a video wall",
+    description="A wall names each display once, each monitor with a positive size: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )

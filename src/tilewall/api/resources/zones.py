@@ -218,6 +218,8 @@ async def rename_zone(
     status_code=200,
     tags=[EXTENSION_TAG, *TAGS],
     summary="Create a zone",
+    description="The displays of a zone are displays of its wall, each given once, and its control "
+    "display is one of them: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )
@@ -232,6 +234,8 @@ async def create_zone(host: Host, data: ZoneIn) -> ZoneFull:
     BY_ID,
     tags=[EXTENSION_TAG, *TAGS],
     summary="Update a zone (name, displays)",
+    description="The displays of a zone are displays of its wall, each given once, and its control "
+    "display is one of them: 400 otherwise.",
     responses=errors(404, 409),
     operation_class=Extension,
 )
