@@ -42,13 +42,6 @@ def origin() -> Iterator[str]:
         yield local.replace("127.0.0.1", INSECURE)
 
 
-@pytest.fixture
-def wire() -> Iterator[LiveWire]:
-    wire = LiveWire().start()
-    yield wire
-    wire.close()
-
-
 def number(page: Any, name: str) -> int | None:
     return read_number(screenshot(page, f"live-mse-{name}"))
 

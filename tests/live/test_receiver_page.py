@@ -14,7 +14,6 @@ from tests.live.pages import (
     live_source,
     mark,
     open_harness,
-    receiver_files,
     shown_at,
     standalone,
 )
@@ -22,7 +21,6 @@ from tests.support.browser import (
     BLACK,
     VIEWPORT,
     centre,
-    chromium,
     near,
     needs_chromium,
     screenshot,
@@ -33,23 +31,6 @@ from tests.support.waiting import wait_until
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
-
-
-@pytest.fixture(scope="module")
-def origin() -> Iterator[str]:
-    yield from receiver_files()
-
-
-@pytest.fixture
-def wire() -> Iterator[LiveWire]:
-    wire = LiveWire().start()
-    yield wire
-    wire.close()
 
 
 @pytest.fixture

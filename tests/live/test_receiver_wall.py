@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.live.pages import live_source, mark, open_harness, receiver_files, shown_at, wall_tile
-from tests.support.browser import VIEWPORT, chromium, needs_chromium, screenshot
+from tests.live.pages import live_source, mark, open_harness, shown_at, wall_tile
+from tests.support.browser import VIEWPORT, needs_chromium, screenshot
 from tests.support.live_wire import LiveWire, in_quarters, position, read_number
 from tests.support.waiting import wait_until
 
@@ -25,23 +25,6 @@ TILES = [(0, 0), (1, 0), (0, 1), (1, 1)]
 
 def unmarked(page: Any) -> bool:
     return mark(page) is None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
-
-
-@pytest.fixture(scope="module")
-def origin() -> Iterator[str]:
-    yield from receiver_files()
-
-
-@pytest.fixture
-def wire() -> Iterator[LiveWire]:
-    wire = LiveWire().start()
-    yield wire
-    wire.close()
 
 
 @pytest.fixture
