@@ -72,6 +72,7 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "sources.update": (("Demo Clip",), {"name": "Clip"}),
     "sources.delete": (("Demo Clip",), {}),
     "sources.types": ((), {}),
+    "sources.status": (("Demo Clip",), {}),
     "media.list": ((), {}),
     "media.upload": (("x.png", b"png"), {}),
     "media.download": (("demo/bars.png",), {}),
