@@ -127,3 +127,24 @@ async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: A
         assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), numbers
     # one pull of the camera, one remux, for both viewers
     assert host.app.state.live.counts[source_id].connections == 1
+
+
+async def test_each_viewer_of_the_mp4_counts_in_the_status(host: Any) -> None:
+    camera = UdpPattern(free_port()).start()
+    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
+    try:
+        body = source_body(RTSP, "Yard camera", URL=camera.url)
+        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
+        base = host.url.replace("http://", "ws://") + f"/live/{source_id}"
+        async with (
+            connect(f"{base}?format=fmp4", additional_headers=headers) as one,
+            connect(f"{base}?format=fmp4", additional_headers=headers) as two,
+            connect(base, additional_headers=headers) as frames,
+        ):
+            for socket in (one, two, frames):
+                while isinstance(await asyncio.wait_for(socket.recv(), 20), str):
+                    pass  # until its first frame or fragment
+            status = await asyncio.to_thread(host.ok, "GET", f"/sources/{source_id}/status")
+            assert status["viewers"] == 3, status
+    finally:
+        camera.stop()

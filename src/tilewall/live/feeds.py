@@ -63,7 +63,7 @@ class LiveRelays:
 
     def viewers(self, source_id: str) -> int:
         relay = self.relays.get(source_id)
-        return 0 if relay is None else len(relay.viewers)
+        return 0 if relay is None else relay.audience()
 
     # --- viewers ----------------------------------------------------------------------
 

@@ -186,6 +186,10 @@ class Fmp4Fanout(Viewer):
     async def run(self, counts: Counts) -> None:
         """Nothing to send of its own: each of its viewers sends."""
 
+    @property
+    def audience(self) -> int:
+        return len(self.viewers)
+
     # --- its viewers -----------------------------------------------------------------------
 
     def add(self, viewer: Viewer) -> None:

@@ -96,6 +96,11 @@ class Viewer:
         self.closed = True
         self._ready.set()
 
+    @property
+    def audience(self) -> int:
+        """The connections it stands for (one; a fan-out of its own stands for more)."""
+        return 1
+
 
 class Relay:
     """The relay of the live source ``source_id``; ``input_of`` reads its current input
@@ -139,6 +144,10 @@ class Relay:
         self.viewers.add(viewer)
         if self._reader is None:
             self.open()
+
+    def audience(self) -> int:
+        """The connections the stream is sent to."""
+        return sum(viewer.audience for viewer in self.viewers)
 
     def leave(self, viewer: Viewer) -> None:
         viewer.close()
@@ -185,7 +194,7 @@ class Relay:
         return self._reader is not None
 
     def status(self) -> LiveStatus:
-        return replace(self._status, bitrate=self._rate.bits_per_s(), viewers=len(self.viewers))
+        return replace(self._status, bitrate=self._rate.bits_per_s(), viewers=self.audience())
 
     # --- from the reader (on the loop) ------------------------------------------------
 
