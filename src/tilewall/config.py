@@ -24,6 +24,11 @@ after a switch, resume or seek every receiver starts, all at that one host insta
 the host every receiver presents it (docs/live.md): room for the network and decoding,
 the same on every tile.
 
+``TILEWALL_GROUP_LEASE_MS`` (3000..60000, default 5000) is the lease time of a group's
+active member (docs/architecture.md, "The lease"): an active host that has not renewed
+its lease for this long is replaced. Shorter takes over sooner after a freeze; longer
+tolerates longer pauses of a loaded machine without a takeover.
+
 Media live in ``DATA_DIR/media`` unless ``--media-dir`` or ``TILEWALL_MEDIA_DIR`` names
 another directory: the members of a group share one (a network file system, say), so
 that the media every source names are there on whichever member is active.
@@ -48,6 +53,8 @@ ADVERTISE_ENV = "TILEWALL_ADVERTISE"
 START_LEAD_ENV = "TILEWALL_START_LEAD_MS"
 LIVE_DELAY_ENV = "TILEWALL_LIVE_DELAY_MS"
 LIVE_DELAY_MS = 50
+GROUP_LEASE_ENV = "TILEWALL_GROUP_LEASE_MS"
+GROUP_LEASE_MS = 5000
 _ADVERTISE = re.compile(r"https?://[^\s/?#]+")
 _DATABASE_URL = re.compile(r"(postgres|postgresql)(\+asyncpg)?://\S*|sqlite(\+aiosqlite)?:///\S+")
 TRUSTED_KEYS_DIR = "trusted-keys"
@@ -77,6 +84,8 @@ class Config:
     start_lead_ms: int = START_LEAD_MS
     #: receivers present a live frame this long after it reached the host
     live_delay_ms: int = LIVE_DELAY_MS
+    #: a group's active member not heard from for this long is replaced
+    group_lease_ms: int = GROUP_LEASE_MS
 
     @classmethod
     def load(
@@ -131,6 +140,11 @@ class Config:
             raise ConfigError(
                 f"{LIVE_DELAY_ENV} must be milliseconds from 0 to 5000, not {delay!r}"
             )
+        lease = env.get(GROUP_LEASE_ENV, "").strip()
+        if lease and not (lease.isdigit() and 3000 <= int(lease) <= 60000):
+            raise ConfigError(
+                f"{GROUP_LEASE_ENV} must be milliseconds from 3000 to 60000, not {lease!r}"
+            )
         return cls(
             managed,
             tuple(keys.values()),
@@ -140,6 +154,7 @@ class Config:
             advertise=given or None,
             start_lead_ms=int(lead) if lead else START_LEAD_MS,
             live_delay_ms=int(delay) if delay else LIVE_DELAY_MS,
+            group_lease_ms=int(lease) if lease else GROUP_LEASE_MS,
         )
 
 

@@ -141,7 +141,7 @@ async def open_member_host(
     from tilewall.store.postgres import PostgresStore
 
     assert isinstance(store, PostgresStore)
-    member = await open_member(store, data_dir, address)
+    member = await open_member(store, data_dir, address, config.group_lease_ms / 1000)
     host = build_host(
         store,
         data_dir,

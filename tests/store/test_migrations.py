@@ -18,7 +18,7 @@ from tilewall.store import engine_for, migrate_database
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0003"
+HEAD = "0004"
 TABLES = {"documents", "users", "sessions", "plays", "group_state", "group_members", "group_log"}
 
 

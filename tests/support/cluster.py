@@ -74,7 +74,7 @@ class Host:
     def base(self) -> str:
         return f"{self.address}/api"
 
-    def start(self, timeout: float = 30.0) -> Host:
+    def start(self, timeout: float = 90.0) -> Host:
         self.proc = subprocess.Popen(
             [
                 sys.executable,

@@ -7,9 +7,18 @@ the write, so a client that reads from the standby next sees what it wrote. The
 operations about the member itself (its machine, its failover settings) are answered
 by the member addressed. When no member is active, or the active one cannot be
 reached, the write answers 503 with a message naming the active host where known.
+
+An active member that stalled (frozen, its connections open) would hold a forwarded
+write for the whole stall: a write not answered within :data:`PATIENCE_S` is given up
+with a 503 as soon as the active member's lease is late (it renews it every second), or
+another member became active meanwhile. Once a member is active, writes are forwarded
+to it again.
 """
 
+import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
@@ -52,6 +61,10 @@ FORWARDED = "x-tilewall-forwarded-by"
 REVISION = "x-tilewall-revision"
 FOLLOW_TIMEOUT_S = 2.0
 FORWARD_TIMEOUT_S = 30.0
+#: how long a forwarded write waits for its answer before a late lease ends the wait
+PATIENCE_S = 2.0
+#: the active member renews its lease every second; one this late has stalled
+LEASE_LATE_MS = 2500
 _HOP = frozenset(
     {
         "host",
@@ -194,8 +207,21 @@ async def _forward(
 
     if not client:
         client.append(httpx.AsyncClient(timeout=FORWARD_TIMEOUT_S))
+    request = asyncio.ensure_future(
+        client[0].request(method, url, headers=headers, content=_body(receive))
+    )
     try:
-        answer = await client[0].request(method, url, headers=headers, content=_body(receive))
+        answer = await _answer_while_alive(host, request, active)
+    except _Stalled as stalled:
+        log.warning("gave up forwarding %s %s to %s: %s", method, scope["path"], active, stalled)
+        await _answer(
+            send,
+            503,
+            f"this host is a standby of its group; the active host {active} {stalled}: "
+            "the write was not acknowledged; retry in a few seconds",
+            {"retry-after": "1"},
+        )
+        return
     except httpx.HTTPError as error:
         log.warning("could not forward %s %s to %s: %s", method, scope["path"], active, error)
         await _answer(
@@ -216,3 +242,33 @@ async def _forward(
     ]
     out.append((b"content-length", str(len(answer.content)).encode()))
     await _send(send, answer.status_code, out, answer.content)
+
+
+class _Stalled(Exception):
+    """The active member a write was forwarded to stalled or was replaced."""
+
+
+async def _answer_while_alive(
+    host: Host, request: "asyncio.Future[httpx.Response]", active: str
+) -> "httpx.Response":
+    """The answer to ``request``, unless after :data:`PATIENCE_S` the member it was sent
+    to stalls or is replaced (:class:`_Stalled`, and the request is cancelled)."""
+    started = time.monotonic()
+    while True:
+        done, _ = await asyncio.wait({request}, timeout=0.25)
+        if done:
+            return request.result()
+        if time.monotonic() - started < PATIENCE_S:
+            continue
+        status = host.hostgroup.status()
+        age = status.lease_age_ms if status is not None else None
+        reason = None
+        if host.hostgroup.active_address() != active:
+            reason = "was replaced while it had the write"
+        elif age is not None and age > LEASE_LATE_MS:
+            reason = f"has not renewed its lease for {age / 1000:.1f} s (it may have stalled)"
+        if reason is not None:
+            request.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await request
+            raise _Stalled(reason)

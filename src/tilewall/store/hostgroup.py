@@ -8,6 +8,9 @@ database is active, and how a standby follows the active member's writes.
   then opens its writes. The active member checks its link every 250 ms; a failure (or
   its link closing) makes it step down at once: its store refuses writes before
   anything else happens.
+- **Lease**: the active member also renews a lease every second, and a standby that
+  finds it run out (the member stalled, its session alive) ends the stalled member's
+  database sessions and takes over (:mod:`tilewall.store.hostgroup_lease`).
 - **Standby**: it ``LISTEN``s for committed writes and reads what they changed from the
   log of writes; after a lost link, or when the announcement was missed, its heartbeat
   sees the revision ahead and it catches up from the log (or reloads everything when
@@ -31,6 +34,7 @@ from tilewall.host.hostgroup.members import GroupStatus, Role
 from tilewall.host.ports import GroupEvents
 from tilewall.store import hostgroup_sql
 from tilewall.store.health import describe
+from tilewall.store.hostgroup_lease import LEASE_S, Lease, end_stalled
 from tilewall.store.hostgroup_link import Link, takeover_of
 from tilewall.store.postgres import Fence, PostgresStore
 
@@ -49,7 +53,9 @@ class PostgresHostGroup:
     """Implements :class:`tilewall.host.ports.GroupCoordination` over a
     :class:`PostgresStore` (whose writes it fences)."""
 
-    def __init__(self, store: PostgresStore, member_id: str, address: str) -> None:
+    def __init__(
+        self, store: PostgresStore, member_id: str, address: str, lease_s: float = LEASE_S
+    ) -> None:
         self._store = store
         self._member_id = member_id
         self._address = address
@@ -75,7 +81,10 @@ class PostgresHostGroup:
         self._tidied = 0.0
         self._published: frozenset[str] | None = None
         self._presence: frozenset[str] = frozenset()
-        store.fence = Fence(member_id, self._refusal)
+        self._lease = Lease(lease_s)
+        self._recorded: frozenset[int] = frozenset()
+        self._watchdog: asyncio.Task[None] | None = None
+        store.fence = Fence(member_id, self._refusal, held=self._lease.held)
 
     def identify(self, system_id: str, host_name: Callable[[], str]) -> None:
         """What this member registers besides its address (known once the host is built)."""
@@ -105,7 +114,12 @@ class PostgresHostGroup:
         snapshot = await self._store.snapshot()
         await events.replaced(snapshot)
         self._store.advance(snapshot.revision)
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="group-member")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name="group-member")
+        self._watchdog = loop.create_task(
+            self._lease.watch(lambda: self._generation is not None, self._wake.set),
+            name="group-watchdog",
+        )
 
     async def settled(self, timeout_s: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -116,7 +130,7 @@ class PostgresHostGroup:
         self._stopping = True
         if self._generation is not None:
             await self._step_down("the host is stopping")
-        for task in (self._task, self._follow_task, self._duties):
+        for task in (self._task, self._follow_task, self._duties, self._watchdog):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -183,7 +197,9 @@ class PostgresHostGroup:
         while True:
             if self._generation is not None:
                 await self._check_active(link)
-            elif self._may_contend() and await link.try_lock():
+            elif self._may_contend() and (
+                await link.try_lock() or await end_stalled(link, self._lease)
+            ):
                 await self._take_over(link)
             if self._generation is not None and self._events is not None:
                 seats = self._events.presence()
@@ -229,6 +245,9 @@ class PostgresHostGroup:
             active_since_ms=row["active_since_ms"],
             generation=int(row["generation"]),
             last_takeover=takeover_of(row),
+            lease_age_ms=None
+            if row["lease_ms"] is None
+            else int(row["now_ms"]) - int(row["lease_ms"]),
         )
         active = self._status.active
         if active is not None and active.alive and active.member_id != self._member_id:
@@ -254,7 +273,10 @@ class PostgresHostGroup:
     async def _take_over(self, link: Link) -> None:
         assert self._events is not None
         self._stop_following()
+        await self._record_backends(link, always=True)
+        sent = self._lease.sending()
         generation = await link.take_over()
+        self._lease.renewed(sent)
         await link.set_role(Role.ACTIVE)
         self._published = None
         self._presence = frozenset()
@@ -276,7 +298,22 @@ class PostgresHostGroup:
         finally:
             self._settled.set()
 
+    async def _record_backends(self, link: Link, always: bool = False) -> None:
+        backends = frozenset(self._store.backends.values())
+        if always or backends != self._recorded:
+            await link.record_backends(backends)
+            self._recorded = backends
+
     async def _check_active(self, link: Link) -> None:
+        assert self._generation is not None
+        if self._lease.due():
+            sent = self._lease.sending()
+            if not await link.renew(self._generation):
+                await self._step_down("another member took over (this host had stalled)")
+                await link.unlock()
+                return
+            self._lease.renewed(sent)
+            await self._record_backends(link)
         row = await link.state()
         if int(row["generation"]) != self._generation:
             await self._step_down("another member took over")
@@ -313,6 +350,11 @@ class PostgresHostGroup:
         self._kick()
 
     def _refusal(self) -> NotActive:
+        if self._generation is not None:
+            return NotActive(
+                "this host stalled and has not yet renewed its lease as the active host "
+                "of its group: nothing was changed; retry in a few seconds"
+            )
         active = self._status.active
         if active is not None and active.member_id != self._member_id and active.alive:
             return NotActive(

@@ -13,7 +13,8 @@ connection, and then ends its session, which releases the lock for a standby.
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
@@ -41,6 +42,16 @@ KEEPALIVE = {
 }
 
 Listener = Callable[[Any, int, str, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Stalled:
+    """An active member whose lease has run out: its id, the database sessions it
+    recorded, and how long ago it last renewed its lease."""
+
+    member_id: str
+    backends: tuple[int, ...]
+    late_ms: int
 
 
 def dsn(url: str) -> str:
@@ -151,6 +162,54 @@ class Link:
 
     # --- the active role -----------------------------------------------------------------
 
+    async def record_backends(self, pids: Iterable[int]) -> None:
+        """Record this member's database sessions (its link's and its pool's), which a
+        standby ends should this member stall while active."""
+        await self.conn.execute(
+            "UPDATE group_members SET backends = $2 WHERE member_id = $1",
+            self.member_id,
+            json.dumps(sorted({self.conn.get_server_pid(), *pids})),
+        )
+
+    async def renew(self, generation: int) -> bool:
+        """Renew the active member's lease; False when the generation is no longer this
+        member's (another member took over)."""
+        done: str = await self.conn.execute(
+            f"UPDATE group_state SET lease_ms = {NOW_MS} WHERE id = 1 AND generation = $1",
+            generation,
+        )
+        return done.endswith(" 1")
+
+    async def stalled(self, lease_ms: int) -> Stalled | None:
+        """The active member, if another member's and its lease is older than
+        ``lease_ms`` by the database's clock (no host's clock is asked)."""
+        row = await self.conn.fetchrow(
+            f"""
+            SELECT s.active_member, coalesce(m.backends, '[]') AS backends,
+                   {NOW_MS} - s.lease_ms AS late_ms
+            FROM group_state s LEFT JOIN group_members m ON m.member_id = s.active_member
+            WHERE s.id = 1 AND s.active_member IS NOT NULL AND s.active_member <> $1
+              AND s.lease_ms IS NOT NULL AND s.lease_ms < {NOW_MS} - $2
+            """,
+            self.member_id,
+            lease_ms,
+        )
+        if row is None:
+            return None
+        pids = [p for p in json.loads(row["backends"]) if isinstance(p, int)]
+        return Stalled(row["active_member"], tuple(pids), int(row["late_ms"]))
+
+    async def end_sessions(self, pids: Sequence[int]) -> int:
+        """End the database sessions ``pids`` of a stalled member (which frees its
+        advisory lock and the row locks of a write it stalled in); how many were ended."""
+        ended = await self.conn.fetchval(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE pid = ANY($1::int[]) AND datname = current_database() "
+            "AND application_name LIKE 'tilewall%' AND pid <> pg_backend_pid()",
+            list(pids),
+        )
+        return int(ended or 0)
+
     async def try_lock(self) -> bool:
         return bool(await self.conn.fetchval("SELECT pg_try_advisory_lock($1)", ACTIVE_LOCK))
 
@@ -163,7 +222,7 @@ class Link:
         generation = await self.conn.fetchval(
             f"""
             UPDATE group_state SET generation = generation + 1, active_member = $1,
-                active_since_ms = {NOW_MS}, takeover_ms = {NOW_MS},
+                active_since_ms = {NOW_MS}, takeover_ms = {NOW_MS}, lease_ms = {NOW_MS},
                 takeover_from = active_member, handover_to = NULL
             WHERE id = 1 RETURNING generation
             """,
@@ -190,7 +249,8 @@ class Link:
     async def state(self) -> asyncpg.Record:
         row: asyncpg.Record = await self.conn.fetchrow(
             "SELECT generation, revision, active_member, active_since_ms, takeover_ms, "
-            f"takeover_from, handover_to, {NOW_MS} AS now_ms FROM group_state WHERE id = 1"
+            f"takeover_from, handover_to, lease_ms, {NOW_MS} AS now_ms "
+            "FROM group_state WHERE id = 1"
         )
         return row
 

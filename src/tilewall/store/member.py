@@ -65,9 +65,11 @@ class Member:
         return own
 
 
-async def open_member(shared: PostgresStore, data_dir: Path, address: str) -> Member:
+async def open_member(
+    shared: PostgresStore, data_dir: Path, address: str, lease_s: float
+) -> Member:
     store = await Store.open_file(_member_file(data_dir))
-    group = PostgresHostGroup(shared, member_id(data_dir), address)
+    group = PostgresHostGroup(shared, member_id(data_dir), address, lease_s)
     return Member(store, group, shared)
 
 

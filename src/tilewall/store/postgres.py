@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 CONNECT_TIMEOUT_S = 5.0
 #: no statement of the store takes long; one that hangs this long has lost its server
 COMMAND_TIMEOUT_S = 30.0
+#: the server ends a session left in a transaction this long: no transaction of the store
+#: waits between its statements, so only a host that stalled mid-write leaves one, and its
+#: lock on the group's state must not outlive the active member's lease by much
+IDLE_IN_TRANSACTION_MS = 10_000
 _SCHEMES = {"postgres", "postgresql", "postgresql+asyncpg"}
 
 
@@ -70,9 +74,30 @@ def engine(url: str) -> AsyncEngine:
         connect_args={
             "timeout": CONNECT_TIMEOUT_S,
             "command_timeout": COMMAND_TIMEOUT_S,
-            "server_settings": {"application_name": "tilewall"},
+            "server_settings": {
+                "application_name": "tilewall",
+                "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS),
+            },
         },
     )
+
+
+def _record_backends(made: AsyncEngine, backends: dict[int, int]) -> None:
+    """Keep the backend pid of each open connection of ``made``'s pool in ``backends``
+    (a group's member records them, so that a standby can end them if it stalls)."""
+
+    def opened(dbapi_connection: Any, *_: Any) -> None:
+        driver = getattr(dbapi_connection, "driver_connection", None)
+        pid = getattr(driver, "get_server_pid", None)
+        if pid is not None:
+            backends[id(dbapi_connection)] = int(pid())
+
+    def closed(dbapi_connection: Any, _record: Any) -> None:
+        backends.pop(id(dbapi_connection), None)
+
+    # at checkout: the pool may hold connections opened before the store listened
+    sa.event.listen(made.sync_engine, "checkout", opened)
+    sa.event.listen(made.sync_engine, "close", closed)
 
 
 @dataclass
@@ -83,6 +108,13 @@ class Fence:
     member_id: str
     refusal: Callable[[], NotActive]
     generation: int | None = None
+    #: whether the member's lease is held as this process sees it (a member that stalled
+    #: refuses writes until it has renewed it)
+    held: Callable[[], bool] = lambda: True
+
+    @property
+    def open(self) -> bool:
+        return self.generation is not None and self.held()
 
 
 class PostgresStore(SqlStore):
@@ -100,11 +132,14 @@ class PostgresStore(SqlStore):
         #: the newest revision this process committed or followed
         self.revision = 0
         self._advanced = asyncio.Event()
+        #: the backend pid of each open connection of the pool
+        self.backends: dict[int, int] = {}
+        _record_backends(engine, self.backends)
 
     # --- fencing and the log of writes ----------------------------------------------------
 
     def _may_write(self) -> None:
-        if self.fence is not None and self.fence.generation is None:
+        if self.fence is not None and not self.fence.open:
             raise self.fence.refusal()
 
     async def _open_write(
@@ -116,7 +151,7 @@ class PostgresStore(SqlStore):
             statement = hostgroup_sql.UNFENCED_WRITE
             params["member"] = hostgroup_sql.OUTSIDE
         else:
-            if fence.generation is None:
+            if fence.generation is None or not fence.held():
                 raise fence.refusal()
             statement = hostgroup_sql.FENCED_WRITE
             params["member"] = fence.member_id

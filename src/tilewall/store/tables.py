@@ -62,6 +62,8 @@ group_state = sa.Table(
     sa.Column("takeover_ms", sa.BigInteger, nullable=True),
     sa.Column("takeover_from", sa.String, nullable=True),
     sa.Column("handover_to", sa.String, nullable=True),
+    #: when the active member last renewed its lease (ms, the database's clock)
+    sa.Column("lease_ms", sa.BigInteger, nullable=True),
 )
 
 #: every host that runs on the database: where it serves, its role, and when it last
@@ -80,6 +82,8 @@ group_members = sa.Table(
     sa.Column("details", sa.Text, nullable=False),
     #: the seats whose receivers are connected to the member (the active one's count)
     sa.Column("presence", sa.Text, nullable=False),
+    #: the member's database sessions (backend pids, JSON), ended if it stalls as active
+    sa.Column("backends", sa.Text, nullable=False, server_default="[]"),
 )
 
 #: the writes, one row per committed revision: which member wrote it under which

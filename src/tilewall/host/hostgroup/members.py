@@ -70,6 +70,9 @@ class GroupStatus:
     database: str = ""
     #: whether this member's link to the database is up
     connected: bool = False
+    #: how long before this member last looked the active member had renewed its lease
+    #: (database clock; None before any member was active)
+    lease_age_ms: int | None = None
 
     def member(self, member_id: str | None) -> MemberInfo | None:
         return next((m for m in self.members if m.member_id == member_id), None)

@@ -1,0 +1,106 @@
+"""A stalled active host: frozen (``SIGSTOP``, what a paused VM, a storage hang or a
+machine swapping to death do) in the middle of a stream of writes, its database session
+and advisory lock still alive. The standby sees its lease run out, ends its sessions and
+takes over within the lease time plus 2 s; writes sent to the standby meanwhile answer
+503 quickly instead of hanging; the frozen host, woken (``SIGCONT``), acknowledges
+nothing of the write it finds waiting, steps down and follows; every acknowledged write
+is on both hosts and no two hosts wrote as active at once."""
+
+import signal
+import threading
+import time
+from functools import partial
+
+import httpx
+import pytest
+
+from tests.support.cluster import Cluster, Host, wait_for, web_source
+from tests.support.writes import Stream, check_fenced, write_log
+
+#: the default lease time (TILEWALL_GROUP_LEASE_MS)
+LEASE_S = 5.0
+#: what the group promises after a freeze
+TAKEOVER_LIMIT_S = LEASE_S + 2.0
+#: a write sent to the standby while the active host is frozen answers within this
+#: (forwarding gives up 2 s after sending, once the lease is late)
+PROBE_LIMIT_S = 6.0
+
+
+def _post(host: Host, name: str, out: list[httpx.Response | BaseException]) -> None:
+    try:
+        out.append(host.api.post("/sources", json=web_source(name), timeout=60))
+    except httpx.HTTPError as error:
+        out.append(error)
+
+
+@pytest.mark.timeout(240)
+def test_freeze_the_active_host_in_the_middle_of_a_stream_of_writes(cluster: Cluster) -> None:
+    first, second = cluster.start("first", "second")
+    assert first.role() == "active" and second.role() == "standby"
+    ids = {h.name: h.group()["memberId"] for h in (first, second)}
+    second.api  # noqa: B018  (logged in before the freeze: the session is the group's)
+    assert first.proc is not None
+
+    stream = Stream([first, second])
+    writer = threading.Thread(target=stream.run, args=(time.monotonic() + 120,))
+    writer.start()
+    wait_for(lambda: len(stream.acked) >= 20, timeout=30)
+    frozen_at = time.monotonic()
+    first.proc.send_signal(signal.SIGSTOP)
+    try:
+        # a write to the standby during the stall answers 503 with the reason, quickly
+        sent = time.monotonic()
+        probe = second.api.post("/sources", json=web_source("during the stall"), timeout=30)
+        took = time.monotonic() - sent
+        print(f"write to the standby during the stall: {probe.status_code} after {took:.2f} s")
+        assert took < PROBE_LIMIT_S
+        if probe.status_code == 503:
+            assert "not acknowledged" in probe.json()["message"], probe.text
+        else:  # the standby took over meanwhile and made it
+            assert probe.status_code == 200, probe.text
+
+        wait_for(lambda: second.role() == "active", timeout=TAKEOVER_LIMIT_S + 5, every=0.1)
+        took_over = time.monotonic() - frozen_at
+        wait_for(lambda: len(stream.after(frozen_at)) >= 5, timeout=60)
+        first_ack = stream.after(frozen_at)[0].at - frozen_at
+        print(
+            f"takeover after SIGSTOP: standby active {took_over:.2f} s, its first write "
+            f"acknowledged {first_ack:.2f} s after the freeze (lease {LEASE_S:.0f} s)"
+        )
+        assert took_over < TAKEOVER_LIMIT_S
+
+        # a write waits in the frozen host's socket; it is the first thing it sees
+        woken: list[httpx.Response | BaseException] = []
+        late = threading.Thread(target=_post, args=(first, "to the woken host", woken))
+        late.start()
+        time.sleep(0.5)
+    finally:
+        first.proc.send_signal(signal.SIGCONT)
+    late.join(60)
+    answer = woken[0]
+    assert isinstance(answer, httpx.Response), answer
+    print(f"the woken host's first write: {answer.status_code} {answer.text[:160]}")
+    assert answer.status_code == 503, answer.text
+
+    # it steps down and tells its clients (and receivers) where the active host is
+    wait_for(first.is_standby, timeout=15)
+    wait_for(lambda: first.group()["activeAddress"] == second.address, timeout=15)
+    stream.stop.set()
+    writer.join(30)
+
+    # every acknowledged write is on both hosts; nothing refused was made
+    log = write_log(cluster.server, cluster.database)
+    writers = check_fenced(log)
+    assert list(writers.values()) == [ids["first"], ids["second"]]
+    acked = {a.name for a in stream.acked}
+    for host in (first, second):
+        wait_for(lambda h=host: acked <= set(h.source_names()), timeout=15)
+    assert "to the woken host" not in second.source_names()
+    created = {key for row in log for kind, key in row["changed"] if kind == "source"}
+    assert {a.source_id for a in stream.acked} <= created
+    print(f"writes: {len(stream.acked)} acknowledged, {stream.refused} refused, {len(log)} logged")
+
+    # the woken host forwards writes to the new active host again
+    again = first.api.post("/sources", json=web_source("after waking"))
+    assert again.status_code == 200, again.text
+    wait_for(partial(second.has_source, "after waking"), timeout=5)
