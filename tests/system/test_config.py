@@ -176,3 +176,11 @@ def test_start_lead_from_the_environment(tmp_path: Path):
     for wrong in ("-5", "soon", "9000"):
         with pytest.raises(ConfigError, match="TILEWALL_START_LEAD_MS"):
             Config.load(tmp_path, env={"TILEWALL_START_LEAD_MS": wrong})
+
+
+def test_group_lease_from_the_environment(tmp_path: Path):
+    assert Config.load(tmp_path, env={}).group_lease_ms == 5000
+    assert Config.load(tmp_path, env={"TILEWALL_GROUP_LEASE_MS": "8000"}).group_lease_ms == 8000
+    for bad in ("2999", "60001", "5s", "-1"):
+        with pytest.raises(ConfigError, match="TILEWALL_GROUP_LEASE_MS"):
+            Config.load(tmp_path, env={"TILEWALL_GROUP_LEASE_MS": bad})

@@ -34,6 +34,7 @@ from tilewall.host.hostgroup.members import GroupStatus, Role
 from tilewall.host.ports import GroupEvents
 from tilewall.store import hostgroup_sql
 from tilewall.store.health import describe
+from tilewall.store.hostgroup_follow import catch_up
 from tilewall.store.hostgroup_lease import LEASE_S, Lease, end_stalled
 from tilewall.store.hostgroup_link import Link, takeover_of
 from tilewall.store.postgres import Fence, PostgresStore
@@ -396,31 +397,13 @@ class PostgresHostGroup:
     async def _follow(self) -> None:
         while self._generation is None and self._store.revision < self._wanted:
             try:
-                await self._catch_up()
+                await catch_up(self._store, self._events, lambda: self._generation is None)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 log.warning("group: cannot follow the active member yet: %s", describe(error))
                 await asyncio.sleep(0.5)
                 return
-
-    async def _catch_up(self) -> None:
-        assert self._events is not None
-        base = self._store.revision
-        entries = await self._store.log_since(base)
-        if not entries:
-            return
-        if entries[0][0] != base + 1:
-            snapshot = await self._store.snapshot()
-            if self._generation is None:
-                await self._events.replaced(snapshot)
-                self._store.advance(snapshot.revision)
-            return
-        pairs = {(kind, key) for _, changed in entries for kind, key in changed}
-        batch = await self._store.changed(entries[-1][0], pairs)
-        if self._generation is None:
-            await self._events.followed(batch)
-            self._store.advance(batch.revision)
 
 
 def _shape(status: GroupStatus) -> tuple[Any, ...]:

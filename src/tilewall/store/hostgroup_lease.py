@@ -14,7 +14,8 @@ The stalled member may see its own stall: its event loop was late. It then stops
 writing at once, and writes again only once it has renewed its lease (if it was
 replaced meanwhile, the renewal fails and it steps down). Between renewals it counts
 its lease as held for only :data:`HELD_PART` of the lease time from the moment it sent
-the last renewal, well inside what the database grants it.
+the last renewal, inside what the database grants it, so a stall it did not see (its
+watchdog had no turn yet) refuses writes too.
 """
 
 import asyncio
@@ -33,7 +34,10 @@ RENEW_S = 1.0
 #: its role, while a frozen one is replaced within this plus about a second
 LEASE_S = 5.0
 #: the part of the lease time a member counts its lease as held after it sent a renewal
-HELD_PART = 0.5
+#: (less than all of it: the database counts from when the renewal arrived)
+HELD_PART = 0.8
+#: an event loop late by this part of the lease time has stalled
+STALL_PART = 0.5
 #: how often the watchdog looks at the event loop
 WATCH_S = 0.1
 
@@ -70,11 +74,11 @@ class Lease:
         return time.monotonic() < self._held_until
 
     async def watch(self, active: Callable[[], bool], wake: Callable[[], None]) -> None:
-        """The watchdog: when the event loop was late by more than :data:`HELD_PART` of
+        """The watchdog: when the event loop was late by more than :data:`STALL_PART` of
         the lease while this member is ``active``, let the lease lapse and ``wake`` the
         member to renew it."""
         loop = asyncio.get_running_loop()
-        limit = self.lease_s * HELD_PART
+        limit = self.lease_s * STALL_PART
         while True:
             before = loop.time()
             await asyncio.sleep(WATCH_S)

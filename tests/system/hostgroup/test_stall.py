@@ -6,6 +6,7 @@ takes over within the lease time plus 2 s; writes sent to the standby meanwhile 
 nothing of the write it finds waiting, steps down and follows; every acknowledged write
 is on both hosts and no two hosts wrote as active at once."""
 
+import json
 import signal
 import threading
 import time
@@ -16,6 +17,7 @@ import pytest
 
 from tests.support.cluster import Cluster, Host, wait_for, web_source
 from tests.support.writes import Stream, check_fenced, write_log
+from tests.system.hostgroup.test_receivers import ARGS, CHROMIUM, _shared_media, _signage, png
 
 #: the default lease time (TILEWALL_GROUP_LEASE_MS)
 LEASE_S = 5.0
@@ -24,6 +26,10 @@ TAKEOVER_LIMIT_S = LEASE_S + 2.0
 #: a write sent to the standby while the active host is frozen answers within this
 #: (forwarding gives up 2 s after sending, once the lease is late)
 PROBE_LIMIT_S = 6.0
+SHOWING = (
+    "() => window.tilewall && window.tilewall.state && window.tilewall.state.content.source"
+    " && window.tilewall.state.content.source.sourceId"
+)
 
 
 def _post(host: Host, name: str, out: list[httpx.Response | BaseException]) -> None:
@@ -31,6 +37,10 @@ def _post(host: Host, name: str, out: list[httpx.Response | BaseException]) -> N
         out.append(host.api.post("/sources", json=web_source(name), timeout=60))
     except httpx.HTTPError as error:
         out.append(error)
+
+
+def _has_all(host: Host, names: set[str]) -> bool:
+    return names <= set(host.source_names())
 
 
 @pytest.mark.timeout(240)
@@ -94,7 +104,7 @@ def test_freeze_the_active_host_in_the_middle_of_a_stream_of_writes(cluster: Clu
     assert list(writers.values()) == [ids["first"], ids["second"]]
     acked = {a.name for a in stream.acked}
     for host in (first, second):
-        wait_for(lambda h=host: acked <= set(h.source_names()), timeout=15)
+        wait_for(partial(_has_all, host, acked), timeout=15)
     assert "to the woken host" not in second.source_names()
     created = {key for row in log for kind, key in row["changed"] if kind == "source"}
     assert {a.source_id for a in stream.acked} <= created
@@ -104,3 +114,63 @@ def test_freeze_the_active_host_in_the_middle_of_a_stream_of_writes(cluster: Clu
     again = first.api.post("/sources", json=web_source("after waking"))
     assert again.status_code == 200, again.text
     wait_for(partial(second.has_source, "after waking"), timeout=5)
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+def test_a_receiver_page_follows_the_group_when_its_host_is_frozen(cluster: Cluster) -> None:
+    from playwright.sync_api import sync_playwright
+
+    first, second = cluster.start("first", "second", extra=_shared_media(cluster))
+    assert first.api.put("/media/red.png", content=png((220, 20, 20))).status_code == 200
+    assert first.api.put("/media/green.png", content=png((20, 220, 20))).status_code == 200
+    red = _signage(first, "Red", "red.png")
+    green = _signage(first, "Green", "green.png")
+    second.api  # noqa: B018
+    assert first.proc is not None
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 320, "height": 180})
+            page.goto(f"{first.address}/receiver/?seat=wall-1")
+            locked = wait_for(
+                lambda: (r := first.api.put("/network/wall-1/lock")).status_code == 200 and r,
+                timeout=15,
+            )
+            display = locked.json()["displayId"]
+            switched = first.api.put(
+                f"/displays/{display}/switch", params={"destinationSourceId": red}
+            )
+            assert switched.status_code == 200, switched.text
+            page.wait_for_function(f"() => ({SHOWING})() === {json.dumps(red)}", timeout=15_000)
+            page.wait_for_function("() => window.tilewall.members.length === 2", timeout=10_000)
+
+            frozen_at = time.monotonic()
+            first.proc.send_signal(signal.SIGSTOP)
+            try:
+                wait_for(lambda: second.role() == "active", timeout=TAKEOVER_LIMIT_S + 5)
+                # it keeps its picture meanwhile
+                assert page.evaluate(f"() => ({SHOWING})()") == red
+                switched = second.api.put(
+                    f"/displays/{display}/switch", params={"destinationSourceId": green}
+                )
+                assert switched.status_code == 200, switched.text
+                page.wait_for_function(
+                    f"() => ({SHOWING})() === {json.dumps(green)}", timeout=30_000
+                )
+                back = time.monotonic() - frozen_at
+                print(
+                    f"the receiver shows the switch made on the new active host {back:.2f} s after SIGSTOP"
+                )
+                assert page.evaluate("() => window.tilewall.host") == second.address
+            finally:
+                first.proc.send_signal(signal.SIGCONT)
+            wait_for(first.is_standby, timeout=15)
+            # the woken host does not take the receiver back
+            time.sleep(2)
+            assert page.evaluate("() => window.tilewall.host") == second.address
+            assert page.evaluate(f"() => ({SHOWING})()") == green
+        finally:
+            browser.close()
