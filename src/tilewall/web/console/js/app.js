@@ -10,7 +10,7 @@ import { renderAlerts } from "./views/alerts.js";
 import { renderReceivers } from "./views/receivers.js";
 import { renderSources } from "./views/sources.js";
 import { renderMedia } from "./views/media.js";
-import { renderWalls } from "./views/walls.js";
+import { renderWalls } from "./walls/page.js";
 import { renderLayouts } from "./views/layouts.js";
 import { renderSettings } from "./views/settings.js";
 import { renderSchedule } from "./views/schedule.js";
