@@ -61,6 +61,10 @@ class LiveRelays:
         relay = self.relays.get(source_id)
         return LiveStatus() if relay is None else relay.status()
 
+    def serving(self) -> bool:
+        """Whether this host relays now (not a standby of its group)."""
+        return self._serving()
+
     def viewers(self, source_id: str) -> int:
         relay = self.relays.get(source_id)
         return 0 if relay is None else relay.audience()

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tilewall.host.content.live import LiveInput, redact
+from tilewall.host.content.live import LiveInput, redact, redact_text
 from tilewall.host.ports import Clock
 from tilewall.live import coding
 from tilewall.live.coding import Picture, Unit
@@ -88,7 +88,9 @@ class Reader:
                 pause = LASTING_RETRY_S if reason.lasting else wait
                 wait = min(wait * 2, MAX_RETRY_S)
             except Exception as error:  # a bug of ours must not end the relay for good
-                log.exception("live input %s failed", redact(source.url))
+                # no traceback: FFmpeg's messages may carry the URL and its password
+                text = redact_text(f"{type(error).__name__}: {error}", source.url)
+                log.error("live input %s failed: %s", redact(source.url), text)
                 self._sink.failed(failure(error, source))
                 pause = MAX_RETRY_S
             self._stopped.wait(pause)

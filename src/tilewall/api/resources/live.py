@@ -120,10 +120,13 @@ def live_websocket() -> WebsocketRouteHandler:
                 for task in pending:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
+                for task in done:
+                    task.exception()  # a send to a connection gone: nothing to say
                 if sending in done and closing not in done:
-                    # the source stopped being live (or the relay closed): let it go
+                    # the source stopped being live, or this host stopped serving
+                    code = CLOSE_NOT_LIVE if relays.serving() else CLOSE_STANDBY
                     with contextlib.suppress(Exception):
-                        await socket.close(CLOSE_NOT_LIVE)
+                        await socket.close(code)
         except Standby as standby:
             await _refuse(socket, CLOSE_STANDBY, str(standby))
         except (NotFound, Invalid) as error:
