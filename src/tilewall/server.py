@@ -159,6 +159,23 @@ async def open_member_host(
     return host
 
 
+#: a test hook, off unless set: ``SIGUSR1`` then blocks the event loop this many seconds
+#: (what a blocking call in a handler does), to test that the group survives it
+BLOCK_LOOP_ENV = "TILEWALL_TEST_BLOCK_LOOP_S"
+
+
+def block_on_signal() -> None:
+    """Install the test hook of :data:`BLOCK_LOOP_ENV` when that is set."""
+    seconds = os.environ.get(BLOCK_LOOP_ENV, "").strip()
+    if not seconds:
+        return
+    import signal
+    import time
+
+    log.warning("test hook: SIGUSR1 blocks the event loop for %s s", seconds)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, time.sleep, float(seconds))
+
+
 #: the generated password of the first administrator, readable by the host's user only
 INITIAL_PASSWORD_FILE = "initial-admin-password"
 
@@ -221,6 +238,7 @@ def make_app(
     virtual: list[VirtualReceiver] = []
 
     async def startup(app: Litestar) -> None:
+        block_on_signal()
         handler = api_log_handler(data_dir)
         handlers.append(handler)
         access_logger.addHandler(handler)

@@ -10,6 +10,7 @@ import json
 import signal
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 
 import httpx
@@ -26,6 +27,8 @@ TAKEOVER_LIMIT_S = LEASE_S + 2.0
 #: a write sent to the standby while the active host is frozen answers within this
 #: (forwarding gives up 2 s after sending, once the lease is late)
 PROBE_LIMIT_S = 6.0
+#: how long the test hook blocks the event loop
+BLOCK_S = 20.0
 SHOWING = (
     "() => window.tilewall && window.tilewall.state && window.tilewall.state.content.source"
     " && window.tilewall.state.content.source.sourceId"
@@ -45,18 +48,52 @@ def _has_all(host: Host, names: set[str]) -> bool:
 
 @pytest.mark.timeout(240)
 def test_freeze_the_active_host_in_the_middle_of_a_stream_of_writes(cluster: Cluster) -> None:
-    first, second = cluster.start("first", "second")
+    first = cluster.start("first", "second")[0]
+    assert first.proc is not None
+    proc = first.proc
+    _stall_in_a_stream_of_writes(
+        cluster,
+        lambda: proc.send_signal(signal.SIGSTOP),
+        lambda: proc.send_signal(signal.SIGCONT),
+    )
+
+
+@pytest.mark.timeout(240)
+def test_block_the_active_hosts_event_loop_in_a_stream_of_writes(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same with the host's own event loop blocked (a blocking call in a handler):
+    the process is alive and its kernel answers, but it does nothing for 20 s."""
+    monkeypatch.setenv("TILEWALL_TEST_BLOCK_LOOP_S", str(BLOCK_S))
+    first = cluster.start("first", "second")[0]
+    assert first.proc is not None
+    proc = first.proc
+    blocked: list[float] = []
+
+    def block() -> None:
+        blocked.append(time.monotonic())
+        proc.send_signal(signal.SIGUSR1)
+
+    def unblock() -> None:  # it ends by itself
+        time.sleep(max(0.0, blocked[0] + BLOCK_S - time.monotonic()))
+
+    _stall_in_a_stream_of_writes(cluster, block, unblock)
+
+
+def _stall_in_a_stream_of_writes(
+    cluster: Cluster, stall: Callable[[], None], wake: Callable[[], None]
+) -> None:
+    first, second = cluster.hosts
     assert first.role() == "active" and second.role() == "standby"
     ids = {h.name: h.group()["memberId"] for h in (first, second)}
-    second.api  # noqa: B018  (logged in before the freeze: the session is the group's)
-    assert first.proc is not None
+    second.api  # noqa: B018  (logged in before the stall: the session is the group's)
 
     stream = Stream([first, second])
     writer = threading.Thread(target=stream.run, args=(time.monotonic() + 120,))
     writer.start()
     wait_for(lambda: len(stream.acked) >= 20, timeout=30)
     frozen_at = time.monotonic()
-    first.proc.send_signal(signal.SIGSTOP)
+    stall()
     try:
         # a write to the standby during the stall answers 503 with the reason, quickly
         sent = time.monotonic()
@@ -71,21 +108,21 @@ def test_freeze_the_active_host_in_the_middle_of_a_stream_of_writes(cluster: Clu
 
         wait_for(lambda: second.role() == "active", timeout=TAKEOVER_LIMIT_S + 5, every=0.1)
         took_over = time.monotonic() - frozen_at
-        wait_for(lambda: len(stream.after(frozen_at)) >= 5, timeout=60)
+        wait_for(lambda: len(stream.after(frozen_at)) >= 1, timeout=30)
         first_ack = stream.after(frozen_at)[0].at - frozen_at
         print(
-            f"takeover after SIGSTOP: standby active {took_over:.2f} s, its first write "
-            f"acknowledged {first_ack:.2f} s after the freeze (lease {LEASE_S:.0f} s)"
+            f"takeover after the stall: standby active {took_over:.2f} s, its first write "
+            f"acknowledged {first_ack:.2f} s after the stall began (lease {LEASE_S:.0f} s)"
         )
         assert took_over < TAKEOVER_LIMIT_S
 
-        # a write waits in the frozen host's socket; it is the first thing it sees
+        # a write waits in the stalled host's socket; it is the first thing it sees
         woken: list[httpx.Response | BaseException] = []
         late = threading.Thread(target=_post, args=(first, "to the woken host", woken))
         late.start()
         time.sleep(0.5)
     finally:
-        first.proc.send_signal(signal.SIGCONT)
+        wake()
     late.join(60)
     answer = woken[0]
     assert isinstance(answer, httpx.Response), answer
