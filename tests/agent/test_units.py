@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from tests.agent.test_devices import edid as make_edid
+from tests.support.edid import edid as make_edid
 from tilewall.agent import devices, edid
 from tilewall.agent.power import PowerError, invocation
 from tilewall.agent.service import endpoints

@@ -3,41 +3,15 @@ committed it; a store that fails leaves memory exactly as it was and announces n
 
 import asyncio
 
-import msgspec
 import pytest
 
+from tests.support.domain import WEB, locked_display, snapshot, web
 from tests.support.ports import MemoryStore
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
 from tilewall.host.memory import Event
-from tilewall.host.model import Param
 from tilewall.host.playback.control import Target
 from tilewall.platform.media_files import FolderMediaFiles
-
-WEB = "Web Browser"
-
-
-def web(url: str = "https://example.org/") -> list[Param]:
-    return [Param("URL", "URL", url)]
-
-
-def snapshot(host: Host) -> bytes:
-    """Everything the host holds in memory, encoded, for before/after comparisons."""
-    state = host.core.state
-    return msgspec.json.encode(
-        [
-            {k: v for k, v in sorted(state.collection(kind).items())}
-            for kind in ("station", "display", "wall", "zone", "mirror", "source", "preset")
-        ]
-        + [state.settings, state.mapping_generation]
-    )
-
-
-async def locked_display(host: Host, seat: str) -> int:
-    await host.stations.hello(seat, "192.0.2.1", name=seat)
-    station = await host.stations.lock(seat)
-    assert station.display_id is not None
-    return station.display_id
 
 
 async def test_failed_commit_leaves_memory_and_announces_nothing(

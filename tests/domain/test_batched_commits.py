@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.domain.test_all_or_nothing import WEB, locked_display, snapshot, web
+from tests.support.domain import WEB, locked_display, snapshot, web
 from tests.support.ports import MemoryStore
 from tilewall.host import triggers
 from tilewall.host.errors import Conflict, StoreFailed

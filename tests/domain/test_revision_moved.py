@@ -4,7 +4,7 @@ that gives up leaves the others waiting."""
 
 import asyncio
 
-from tests.domain.test_all_or_nothing import WEB, web
+from tests.support.domain import WEB, web
 from tilewall.host.host import Host
 
 

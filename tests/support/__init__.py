@@ -13,10 +13,12 @@
   class inherits
 - ``browser`` and ``waiting``: Chromium pages, screenshots, waiting for conditions
 - ``fakes``: a fake host behind the receiver hub; ``ports``: the host's ports faked (a
-  store in memory, a simulated machine)
+  store in memory, a simulated machine); ``domain``: what tests of a host on those ports
+  share
 - ``pgserver``: a throw-away PostgreSQL server (no pytest; the benchmarks use it too)
 - ``serving``: a real ``tilewall serve`` with any options, its output kept
 - ``cluster`` and ``writes``: the hosts of a host group as processes, and a stream of
   writes to them checked against the database's log of writes
 - ``localtime``: a time zone's wall-clock times as the host's milliseconds
+- ``edid``: EDID blocks as monitors send them
 """
