@@ -162,10 +162,13 @@ function sample() {
 // --- the host's group: which hosts to connect to ----------------------------------------
 // A host of a group tells its members' addresses ("group" message); when the host is
 // gone the page tries the active member first, then every member in turn, then the
-// host it was loaded from, with backoff after each full round.
+// host it was loaded from, with backoff after each full round. A host that went silent
+// (frozen: its sockets open, nothing said) is tried last for a while: its group replaces
+// it, and a connection to it would only hang.
+const SILENT_AVOID_MS = 15000;
 
-/** @type {{members: string[], active: string | null, at: string | null, tried: number, welcomedBy: string | null}} */
-const group = { members: [], active: null, at: null, tried: 0, welcomedBy: null };
+/** @type {{members: string[], active: string | null, at: string | null, tried: number, welcomedBy: string | null, silent: string | null, silentUntil: number}} */
+const group = { members: [], active: null, at: null, tried: 0, welcomedBy: null, silent: null, silentUntil: 0 };
 try {
   const saved = JSON.parse(localStorage.getItem(GROUP_KEY) || "null");
   if (saved && Array.isArray(saved.members)) Object.assign(group, { members: saved.members, active: saved.active || null });
@@ -176,7 +179,10 @@ function candidates() {
   const seen = new Set();
   /** @type {(a: string | null) => a is string} */
   const usable = (a) => typeof a === "string" && /^https?:\/\//.test(a) && !seen.has(a) && !!seen.add(a);
-  return [group.active, ...group.members, location.origin].filter(usable);
+  const list = [group.active, ...group.members, location.origin].filter(usable);
+  const avoid = group.silent !== null && performance.now() < group.silentUntil;
+  const others = list.filter((a) => a !== group.silent);
+  return avoid && others.length > 0 ? [...others, ...list.filter((a) => a === group.silent)] : list;
 }
 
 /** @returns {string} */
@@ -352,7 +358,8 @@ function scheduleReconnect(event) {
   for (const t of timers) clearTimeout(t);
   timers = [];
   document.body.classList.add("offline");
-  if (event && event.code === CLOSE_STANDBY && group.active && group.active !== group.at) {
+  const avoided = group.active === group.silent && performance.now() < group.silentUntil;
+  if (event && event.code === CLOSE_STANDBY && group.active && group.active !== group.at && !avoided) {
     group.tried = 0; // the active member first, at once
     setTimeout(connect, 50);
     return;
@@ -409,7 +416,11 @@ async function start() {
   setInterval(() => connected && reportStatus(), STATUS_MS);
   setInterval(() => connected && syncClock(), CLOCK_MS);
   setInterval(() => {
-    if (connected && localNow() - lastRx > silentAfterMs) drop();
+    if (!connected || localNow() - lastRx <= silentAfterMs) return;
+    group.silent = group.at;
+    group.silentUntil = performance.now() + SILENT_AVOID_MS;
+    group.tried = 0;
+    drop();
   }, 1000);
   connect();
 }
