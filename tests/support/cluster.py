@@ -49,6 +49,21 @@ def wait_for(check: Callable[[], Any], timeout: float = 10.0, every: float = 0.0
     raise AssertionError(f"not within {timeout} s: {last!r}")
 
 
+def shared_media(cluster: Cluster) -> tuple[str, ...]:
+    """The options that give the members of ``cluster`` one media directory."""
+    return ("--media-dir", str(cluster.root / "shared-media"))
+
+
+def signage(host: Host, name: str, file: str) -> str:
+    """A signage player source ``name`` showing the media ``file``; its id."""
+    from tests.support.sources import files_value, source_body
+
+    body = source_body("Signage Player", name, Media=files_value(file), Slide_Interval="30")
+    answer = host.api.post("/sources", json=body)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["sourceId"])
+
+
 class Host:
     """One member: a ``tilewall serve`` process on its own data directory and port."""
 

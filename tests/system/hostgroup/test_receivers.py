@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.support.cluster import Cluster, Host, wait_for
-from tests.support.sources import files_value, source_body
+from tests.support.cluster import Cluster, shared_media, signage, wait_for
 
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -27,20 +26,9 @@ def png(colour: tuple[int, int, int]) -> bytes:
     return out.getvalue()
 
 
-def _shared_media(cluster: Cluster) -> tuple[str, ...]:
-    return ("--media-dir", str(cluster.root / "shared-media"))
-
-
-def _signage(host: Host, name: str, file: str) -> str:
-    body = source_body("Signage Player", name, Media=files_value(file), Slide_Interval="30")
-    answer = host.api.post("/sources", json=body)
-    assert answer.status_code == 200, answer.text
-    return str(answer.json()["sourceId"])
-
-
 @pytest.mark.timeout(180)
 def test_media_in_the_shared_directory_are_served_by_every_member(cluster: Cluster) -> None:
-    first, second = cluster.start("first", "second", extra=_shared_media(cluster))
+    first, second = cluster.start("first", "second", extra=shared_media(cluster))
     uploaded = first.api.put("/media/red.png", content=png((220, 20, 20)))
     assert uploaded.status_code == 200, uploaded.text
     uploaded = second.api.put("/media/green.png", content=png((20, 220, 20)))  # forwarded
@@ -100,11 +88,11 @@ def test_a_standby_tells_a_receiver_where_the_active_host_is(cluster: Cluster) -
 def test_a_receiver_page_follows_the_group_when_its_host_is_killed(cluster: Cluster) -> None:
     from playwright.sync_api import sync_playwright
 
-    first, second = cluster.start("first", "second", extra=_shared_media(cluster))
+    first, second = cluster.start("first", "second", extra=shared_media(cluster))
     assert first.api.put("/media/red.png", content=png((220, 20, 20))).status_code == 200
     assert first.api.put("/media/green.png", content=png((20, 220, 20))).status_code == 200
-    red = _signage(first, "Red", "red.png")
-    green = _signage(first, "Green", "green.png")
+    red = signage(first, "Red", "red.png")
+    green = signage(first, "Green", "green.png")
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

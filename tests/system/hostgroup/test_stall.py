@@ -16,9 +16,10 @@ from functools import partial
 import httpx
 import pytest
 
-from tests.support.cluster import Cluster, Host, wait_for, web_source
+from tests.support.browser import ARGS, CHROMIUM, needs_chromium
+from tests.support.cluster import Cluster, Host, shared_media, signage, wait_for, web_source
+from tests.support.media import png_bytes
 from tests.support.writes import Stream, check_fenced, write_log
-from tests.system.hostgroup.test_receivers import ARGS, CHROMIUM, _shared_media, _signage, png
 
 #: the default lease time (TILEWALL_GROUP_LEASE_MS)
 LEASE_S = 5.0
@@ -158,15 +159,15 @@ def _stall_in_a_stream_of_writes(
 
 @pytest.mark.browser
 @pytest.mark.timeout(240)
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+@needs_chromium
 def test_a_receiver_page_follows_the_group_when_its_host_is_frozen(cluster: Cluster) -> None:
     from playwright.sync_api import sync_playwright
 
-    first, second = cluster.start("first", "second", extra=_shared_media(cluster))
-    assert first.api.put("/media/red.png", content=png((220, 20, 20))).status_code == 200
-    assert first.api.put("/media/green.png", content=png((20, 220, 20))).status_code == 200
-    red = _signage(first, "Red", "red.png")
-    green = _signage(first, "Green", "green.png")
+    first, second = cluster.start("first", "second", extra=shared_media(cluster))
+    assert first.api.put("/media/red.png", content=png_bytes((220, 20, 20))).status_code == 200
+    assert first.api.put("/media/green.png", content=png_bytes((20, 220, 20))).status_code == 200
+    red = signage(first, "Red", "red.png")
+    green = signage(first, "Green", "green.png")
     second.api  # noqa: B018
     assert first.proc is not None
 
