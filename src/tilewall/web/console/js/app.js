@@ -4,7 +4,7 @@ import { api, onUnauthorized } from "./api.js";
 import * as live from "./live.js";
 import { watchGroup, stopWatchingGroup } from "./group.js";
 import { byId, h, clear, errorBox, showError, field, checkbox } from "./ui.js";
-import { renderOverview } from "./views/overview.js";
+import { renderOverview } from "./overview/page.js";
 import { renderPresets } from "./views/presets.js";
 import { renderAlerts } from "./views/alerts.js";
 import { renderReceivers } from "./views/receivers.js";
