@@ -169,6 +169,21 @@ def _with_revision(send: Send, host: Host) -> Send:
     return sending
 
 
+def _no_active(active: str | None, forwarded: bool, was_active: bool) -> str:
+    """Why a write that reached a standby cannot be forwarded."""
+    if was_active and not forwarded:  # its view of the group is from before it stepped down
+        return (
+            "this host is no longer the active host of its group (it stalled or lost its "
+            "database) and does not know the new one yet: nothing was changed; retry in a "
+            "few seconds"
+        )
+    where = f"; the active host is {active}" if active and not forwarded else ""
+    return (
+        "this host is a standby of its group and no other member is active yet: "
+        f"nothing was changed; retry in a few seconds{where}"
+    )
+
+
 async def _forward(
     host: Host,
     scope: Scope,
@@ -181,15 +196,9 @@ async def _forward(
     active = host.hostgroup.active_address()
     status = host.hostgroup.status()
     me = status.member(status.member_id) if status else None
-    if forwarded or active is None or (me is not None and active == me.address):
-        where = f"; the active host is {active}" if active and not forwarded else ""
-        await _answer(
-            send,
-            503,
-            "this host is a standby of its group and no other member is active yet: "
-            f"nothing was changed; retry in a few seconds{where}",
-            {"retry-after": "1"},
-        )
+    was_active = me is not None and active == me.address
+    if forwarded or active is None or was_active:
+        await _answer(send, 503, _no_active(active, forwarded, was_active), {"retry-after": "1"})
         return
     headers = [
         (k.decode("latin-1"), v.decode("latin-1"))

@@ -132,6 +132,7 @@ def _stall_in_a_stream_of_writes(
     assert isinstance(answer, httpx.Response), answer
     print(f"the woken host's first write: {answer.status_code} {answer.text[:160]}")
     assert answer.status_code == 503, answer.text
+    assert "nothing was changed" in answer.json()["message"], answer.text
 
     # it steps down and tells its clients (and receivers) where the active host is
     wait_for(first.is_standby, timeout=15)
