@@ -73,6 +73,53 @@ function agentCell(r) {
   return h("div", { class: "agent" }, h("div", { class: "small" }, `Agent ${a.version.replace("tilewall-agent/", "")}`), h("div", { class: "muted small" }, means), outcome);
 }
 
+/**
+ * A receiver's buttons: re-pair (when another device asks for it), unlock and show id or
+ * lock, rename, reset; `reload` reads the list and the live view again after a change.
+ * @param {any} r @param {any} asks @param {HTMLElement} error @param {() => Promise<void>} reload
+ */
+function rowActions(r, asks, error, reload) {
+  const name = r.name || r.seatId;
+  const actions = h("div", { class: "row" });
+  if (asks) {
+    const repair = h("button", { type: "button", class: "primary", "aria-label": `Re-pair ${name} to the screen that asks for it` }, "Re-pair");
+    repair.addEventListener("click", () =>
+      act(repair, async () => { await put(`/network/${seg(r.seatId)}/repair`); await reload(); }, { errorBox: error, success: `${name} is now the screen at ${asks.ip}` }),
+    );
+    actions.append(repair);
+  }
+  if (r.status === "CONNECTED") {
+    const unlock = h("button", { type: "button", "aria-label": `Unlock ${name}` }, "Unlock");
+    unlock.addEventListener("click", async () => {
+      if (!(await confirmDialog({ title: `Unlock ${name}?`, message: "Its display leaves this host (and any wall, zone or mirror group) until it is locked again.", confirm: "Unlock", danger: true }))) return;
+      act(unlock, async () => { await put(`/network/${seg(r.seatId)}/unlock`); await reload(); }, { errorBox: error, success: `Unlocked ${name}` });
+    });
+    actions.append(unlock);
+    if (r.displayId != null) {
+      const identify = h("button", { type: "button", "aria-label": `Show the display id on ${name}` }, "Show id");
+      identify.addEventListener("click", () =>
+        act(identify, () => put("/system/showDisplayIds/start", undefined, { query: { displayId: r.displayId } }), { errorBox: error, success: `Showing #${r.displayId} on ${name}` }),
+      );
+      actions.append(identify);
+    }
+  } else {
+    const lock = h("button", { type: "button", class: "primary", "aria-label": `Lock ${name}` }, "Lock");
+    lock.addEventListener("click", () =>
+      act(lock, async () => { await put(`/network/${seg(r.seatId)}/lock`); await reload(); }, { errorBox: error, success: `Locked ${name} to this host` }),
+    );
+    actions.append(lock);
+  }
+  const rename = h("button", { type: "button", "aria-label": `Rename ${name}` }, "Rename");
+  rename.addEventListener("click", async () => {
+    if (await renameDialog(r)) await reload();
+  });
+  actions.append(rename);
+  const reset = h("button", { type: "button", "aria-label": `Reset ${name}` }, "Reset");
+  reset.addEventListener("click", () => act(reset, () => put(`/network/${seg(r.seatId)}/reset`), { errorBox: error, success: `Reset ${name}` }));
+  actions.append(reset);
+  return actions;
+}
+
 export function renderReceivers(root) {
   const error = errorBox();
   const available = h("tbody");
@@ -96,47 +143,8 @@ export function renderReceivers(root) {
   function row(r) {
     const name = r.name || r.seatId;
     const screen = (r.devices || []).filter((d) => d.type === "DISPLAY").map((d) => d.model).join(", ");
-    const actions = h("div", { class: "row" });
     const asks = asking.get(r.seatId);
-    if (asks) {
-      const repair = h("button", { type: "button", class: "primary", "aria-label": `Re-pair ${name} to the screen that asks for it` }, "Re-pair");
-      repair.addEventListener("click", () =>
-        act(repair, async () => { await put(`/network/${seg(r.seatId)}/repair`); await load(); await live.refresh(); }, { errorBox: error, success: `${name} is now the screen at ${asks.ip}` }),
-      );
-      actions.append(repair);
-    }
-    if (r.status === "CONNECTED") {
-      const unlock = h("button", { type: "button", "aria-label": `Unlock ${name}` }, "Unlock");
-      unlock.addEventListener("click", async () => {
-        if (!(await confirmDialog({ title: `Unlock ${name}?`, message: "Its display leaves this host (and any wall, zone or mirror group) until it is locked again.", confirm: "Unlock", danger: true }))) return;
-        act(unlock, async () => { await put(`/network/${seg(r.seatId)}/unlock`); await load(); await live.refresh(); }, { errorBox: error, success: `Unlocked ${name}` });
-      });
-      actions.append(unlock);
-      if (r.displayId != null) {
-        const identify = h("button", { type: "button", "aria-label": `Show the display id on ${name}` }, "Show id");
-        identify.addEventListener("click", () =>
-          act(identify, () => put("/system/showDisplayIds/start", undefined, { query: { displayId: r.displayId } }), { errorBox: error, success: `Showing #${r.displayId} on ${name}` }),
-        );
-        actions.append(identify);
-      }
-    } else {
-      const lock = h("button", { type: "button", class: "primary", "aria-label": `Lock ${name}` }, "Lock");
-      lock.addEventListener("click", () =>
-        act(lock, async () => { await put(`/network/${seg(r.seatId)}/lock`); await load(); await live.refresh(); }, { errorBox: error, success: `Locked ${name} to this host` }),
-      );
-      actions.append(lock);
-    }
-    const rename = h("button", { type: "button", "aria-label": `Rename ${name}` }, "Rename");
-    rename.addEventListener("click", async () => {
-      if (await renameDialog(r)) {
-        await load();
-        await live.refresh();
-      }
-    });
-    actions.append(rename);
-    const reset = h("button", { type: "button", "aria-label": `Reset ${name}` }, "Reset");
-    reset.addEventListener("click", () => act(reset, () => put(`/network/${seg(r.seatId)}/reset`), { errorBox: error, success: `Reset ${name}` }));
-    actions.append(reset);
+    const actions = rowActions(r, asks, error, async () => { await load(); await live.refresh(); });
     const online = r.isOnline !== false;
     return h(
       "tr",
