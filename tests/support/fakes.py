@@ -13,6 +13,7 @@ from litestar import Litestar
 from litestar.static_files import create_static_files_router
 
 from tests.support.server import serve_asgi
+from tilewall.app import receiver_version
 from tilewall.host.clock import ManualClock
 from tilewall.host.memory import Event, State
 from tilewall.host.model import Display, Resolution, Station
@@ -106,9 +107,11 @@ class FakeHost:
 
 
 def receiver_app(hub: Hub, media_dir: Path | None = None) -> Litestar:
-    """The receiver page and WebSocket (and ``media_dir`` under /media), nothing else."""
+    """The receiver page (and the host's version module it imports) and WebSocket (and
+    ``media_dir`` under /media), nothing else."""
     handlers: list = [
         receiver_websocket(hub),
+        receiver_version,
         create_static_files_router(
             path="/receiver", directories=[RECEIVER_PAGE_DIR], html_mode=True
         ),
