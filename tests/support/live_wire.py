@@ -77,7 +77,7 @@ def in_quarters(positions: list[tuple[float, float] | None]) -> bool:
     if any(p is None for p in positions):
         return False
     (tl, tr, bl, br) = [p for p in positions if p is not None]
-    apart, level = 0.12, 0.08
+    apart, level = 0.2, 0.15
     return (
         tr[0] - tl[0] > apart
         and br[0] - bl[0] > apart
