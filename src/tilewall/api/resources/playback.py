@@ -93,7 +93,8 @@ def switch_route(
         tags=tags,
         summary=f"Switch {what} to a source",
         description=DESTINATION,
-        responses=errors(404),
+        # 409: a display on a video wall but in no zone plays nothing of its own
+        responses=errors(404, 409),
         name=name,
         dependencies=keyed_by(path_key),
         signature_namespace={"Shaped": response},
