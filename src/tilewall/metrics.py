@@ -19,6 +19,14 @@ TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
   ``..._connections_total``, ``..._encoders_total`` and ``tilewall_live_viewers``, by
   live source id (docs/live.md);
 - ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
+  in a group also ``tilewall_group_generation`` (bumped by every change of active
+  member, the same on every member), ``tilewall_group_takeovers_total{how}`` (this
+  member's takeovers: of a ``free`` lock, or after ending a ``stalled`` active member's
+  sessions), ``tilewall_group_lease_lapses_total`` (its watchdog saw its event loop
+  stall while active), ``tilewall_group_lease_seconds`` (the lease time) and
+  ``tilewall_group_lease_age_seconds`` (its renewals by the age the lease had reached,
+  database clock: how near a busy active member came to being taken over) with
+  ``tilewall_group_lease_age_max_seconds``;
 - the process (CPU, memory, open files, start time), Python's GC and platform.
 """
 
@@ -42,12 +50,17 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
 from tilewall.api.auth import token_of
 from tilewall.host.host import Host
-from tilewall.host.hostgroup.members import Role
+from tilewall.host.hostgroup.members import LEASE_AGE_BUCKETS_MS, GroupStatus, Role
 from tilewall.host.playback import timeline
 from tilewall.live.feeds import LiveRelays
 
@@ -76,6 +89,9 @@ class HostCollector(Collector):
         yield role
         if host is None:
             return
+        status = host.hostgroup.status()
+        if status is not None:
+            yield from group_metrics(status)
         state = host.core.state
         online = {seat for seat in state.stations if host.stations.is_online(seat)}
         available = sum(1 for seat in online if not state.stations[seat].locked)
@@ -110,6 +126,53 @@ class HostCollector(Collector):
         for name, count in showing.items():
             shows.add_metric([name], count)
         yield shows
+
+
+def group_metrics(status: GroupStatus) -> Iterator[Metric]:
+    """The group's generation, this member's takeovers and what it did with the lease."""
+    yield GaugeMetricFamily(
+        "tilewall_group_generation",
+        "Bumped by every change of the group's active member",
+        value=status.generation,
+    )
+    lease = status.lease
+    if lease is None:
+        return
+    took = CounterMetricFamily(
+        "tilewall_group_takeovers",
+        "Takeovers this member made: of a free lock, or after ending a stalled member's sessions",
+        labels=["how"],
+    )
+    took.add_metric(["free"], lease.took_free)
+    took.add_metric(["stalled"], lease.took_stalled)
+    yield took
+    yield CounterMetricFamily(
+        "tilewall_group_lease_lapses",
+        "Times this member's event loop stalled while active (writes waited for a renewal)",
+        value=lease.lapses,
+    )
+    yield GaugeMetricFamily(
+        "tilewall_group_lease_seconds",
+        "The lease time: an active member that has not renewed its lease for this long is "
+        "taken over",
+        value=lease.lease_ms / 1000,
+    )
+    buckets: list[tuple[str, float]] = []
+    count = 0
+    for bound, n in zip((*LEASE_AGE_BUCKETS_MS, None), lease.ages, strict=True):
+        count += n
+        buckets.append(("+Inf" if bound is None else str(bound / 1000), count))
+    yield HistogramMetricFamily(
+        "tilewall_group_lease_age_seconds",
+        "This member's lease renewals by the age the lease had reached (database clock)",
+        buckets=buckets,
+        sum_value=lease.age_sum_ms / 1000,
+    )
+    yield GaugeMetricFamily(
+        "tilewall_group_lease_age_max_seconds",
+        "The oldest this member's lease was when it renewed it",
+        value=lease.age_max_ms / 1000,
+    )
 
 
 class LiveCollector(Collector):

@@ -181,6 +181,19 @@ class Host:
     def is_standby(self) -> bool:
         return self.role() == "standby"
 
+    def metrics(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        """``GET /metrics`` read with prometheus-client's parser: each sample's value by
+        its name and its labels (sorted)."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        answer = self.api.get(f"{self.address}/metrics")
+        assert answer.status_code == 200, answer.text
+        return {
+            (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(answer.text)
+            for sample in family.samples
+        }
+
 
 class Cluster:
     """The hosts of one test on one database."""

@@ -99,7 +99,7 @@ class PostgresHostGroup:
         return self._member_id
 
     def status(self) -> GroupStatus:
-        return replace(self._status, revision=self._store.revision)
+        return replace(self._status, revision=self._store.revision, lease=self._lease.record)
 
     async def fresh_status(self) -> GroupStatus:
         looked = self._looked
@@ -198,10 +198,11 @@ class PostgresHostGroup:
         while True:
             if self._generation is not None:
                 await self._check_active(link)
-            elif self._may_contend() and (
-                await link.try_lock() or await end_stalled(link, self._lease)
-            ):
-                await self._take_over(link)
+            elif self._may_contend():
+                if await link.try_lock():
+                    await self._take_over(link, stalled=False)
+                elif await end_stalled(link, self._lease):
+                    await self._take_over(link, stalled=True)
             if self._generation is not None and self._events is not None:
                 seats = self._events.presence()
                 if seats != self._published:
@@ -271,13 +272,14 @@ class PostgresHostGroup:
 
     # --- becoming active, and stepping down -------------------------------------------------
 
-    async def _take_over(self, link: Link) -> None:
+    async def _take_over(self, link: Link, stalled: bool) -> None:
         assert self._events is not None
         self._stop_following()
         await self._record_backends(link, always=True)
         sent = self._lease.sending()
         generation = await link.take_over()
         self._lease.renewed(sent)
+        self._lease.took_over(stalled)
         await link.set_role(Role.ACTIVE)
         self._published = None
         self._presence = frozenset()
@@ -309,11 +311,12 @@ class PostgresHostGroup:
         assert self._generation is not None
         if self._lease.due():
             sent = self._lease.sending()
-            if not await link.renew(self._generation):
+            age_ms = await link.renew(self._generation)
+            if age_ms is None:
                 await self._step_down("another member took over (this host had stalled)")
                 await link.unlock()
                 return
-            self._lease.renewed(sent)
+            self._lease.renewed(sent, age_ms)
             await self._record_backends(link)
         row = await link.state()
         if int(row["generation"]) != self._generation:

@@ -19,10 +19,13 @@ watchdog had no turn yet) refuses writes too.
 """
 
 import asyncio
+import bisect
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
+from tilewall.host.hostgroup.members import LEASE_AGE_BUCKETS_MS, LeaseRecord
 from tilewall.store.hostgroup_link import Link
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,8 @@ class Lease:
         self.lease_s = lease_s
         self._sent = 0.0
         self._held_until = 0.0
+        self._ages = [0] * (len(LEASE_AGE_BUCKETS_MS) + 1)
+        self.record = LeaseRecord(self.lease_ms)
 
     @property
     def lease_ms(self) -> int:
@@ -62,8 +67,28 @@ class Lease:
         self._sent = time.monotonic()
         return self._sent
 
-    def renewed(self, sent: float) -> None:
+    def renewed(self, sent: float, age_ms: int | None = None) -> None:
+        """The renewal sent at ``sent`` succeeded; ``age_ms``: the age the lease had
+        reached when it was renewed (database clock), None for a new lease."""
         self._held_until = sent + self.lease_s * HELD_PART
+        if age_ms is None:
+            return
+        self._ages[bisect.bisect_left(LEASE_AGE_BUCKETS_MS, age_ms)] += 1
+        record = self.record
+        self.record = replace(
+            record,
+            ages=tuple(self._ages),
+            age_sum_ms=record.age_sum_ms + age_ms,
+            age_max_ms=max(record.age_max_ms, age_ms),
+        )
+
+    def took_over(self, stalled: bool) -> None:
+        """This member took over: after ending a ``stalled`` member's sessions, or not."""
+        record = self.record
+        if stalled:
+            self.record = replace(record, took_stalled=record.took_stalled + 1)
+        else:
+            self.record = replace(record, took_free=record.took_free + 1)
 
     def lapse(self) -> None:
         """Hold the lease no longer (until the next renewal), and renew it at once."""
@@ -90,6 +115,7 @@ class Lease:
                     late,
                 )
                 self.lapse()
+                self.record = replace(self.record, lapses=self.record.lapses + 1)
                 wake()
 
 

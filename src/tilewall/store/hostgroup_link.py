@@ -171,14 +171,21 @@ class Link:
             json.dumps(sorted({self.conn.get_server_pid(), *pids})),
         )
 
-    async def renew(self, generation: int) -> bool:
-        """Renew the active member's lease; False when the generation is no longer this
-        member's (another member took over)."""
-        done: str = await self.conn.execute(
-            f"UPDATE group_state SET lease_ms = {NOW_MS} WHERE id = 1 AND generation = $1",
+    async def renew(self, generation: int) -> int | None:
+        """Renew the active member's lease; the age (ms, database clock) the lease had
+        reached, or None when the generation is no longer this member's (another member
+        took over)."""
+        age = await self.conn.fetchrow(
+            f"""
+            WITH old AS (
+                SELECT lease_ms FROM group_state WHERE id = 1 AND generation = $1 FOR UPDATE)
+            UPDATE group_state SET lease_ms = {NOW_MS} FROM old
+            WHERE id = 1 AND generation = $1
+            RETURNING {NOW_MS} - coalesce(old.lease_ms, {NOW_MS}) AS age_ms
+            """,
             generation,
         )
-        return done.endswith(" 1")
+        return None if age is None else max(0, int(age["age_ms"]))
 
     async def stalled(self, lease_ms: int) -> Stalled | None:
         """The active member, if another member's and its lease is older than

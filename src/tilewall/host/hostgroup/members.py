@@ -53,6 +53,36 @@ class Takeover:
     previous: str | None
 
 
+#: the upper bounds (ms) of the buckets that count the lease's renewals by the age the
+#: lease had reached (renewed every second: a healthy group's fall in the first ones)
+LEASE_AGE_BUCKETS_MS = (1000, 1100, 1250, 1500, 2000, 2500, 3000, 4000, 5000, 7500, 10000)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseRecord:
+    """What one member did with the group's lease since it started: the figures that
+    tell a takeover a stall caused from one it should not have made."""
+
+    #: the lease time: a lease this old is run out and its member stalled
+    lease_ms: int
+    #: takeovers this member made of a free lock (the group's start, an active member
+    #: gone or stepped down) and after ending a stalled active member's sessions
+    took_free: int = 0
+    took_stalled: int = 0
+    #: times its watchdog saw its own event loop stall while active (its lease lapsed
+    #: until renewed)
+    lapses: int = 0
+    #: renewals it made, counted by the age (database clock) of the lease they replaced,
+    #: one count per bucket of :data:`LEASE_AGE_BUCKETS_MS` and one beyond the last
+    ages: tuple[int, ...] = (0,) * (len(LEASE_AGE_BUCKETS_MS) + 1)
+    age_sum_ms: int = 0
+    age_max_ms: int = 0
+
+    @property
+    def renewals(self) -> int:
+        return sum(self.ages)
+
+
 @dataclass(frozen=True, slots=True)
 class GroupStatus:
     """The group as this member last saw it."""
@@ -73,6 +103,8 @@ class GroupStatus:
     #: how long before this member last looked the active member had renewed its lease
     #: (database clock; None before any member was active)
     lease_age_ms: int | None = None
+    #: this member's takeovers and lease renewals since it started
+    lease: LeaseRecord | None = None
 
     def member(self, member_id: str | None) -> MemberInfo | None:
         return next((m for m in self.members if m.member_id == member_id), None)
