@@ -4,7 +4,7 @@
 import * as live from "../live.js";
 import { h, act, pageHeader, errorText } from "../ui.js";
 import { createTile, makeDropTarget } from "../tile.js";
-import { createControlPanel, switchTarget } from "../control.js";
+import { createControlPanel, switchTarget } from "../control/panel.js";
 import { drawPalette } from "./palette.js";
 import { drawStage } from "./stage.js";
 
