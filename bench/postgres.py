@@ -52,6 +52,19 @@ MISSING = (
 SERVER = "uvicorn"
 #: the goal: a standby takes over and every receiver is back within this
 GOAL_S = 5.0
+#: the lease time the hosts run with (TILEWALL_GROUP_LEASE_MS's default)
+LEASE_S = 5.0
+#: the goal after a freeze: every receiver back within the lease time plus 2 s
+FREEZE_GOAL_S = LEASE_S + 2.0
+WHAT = {
+    "kill": "kill -9 of the active host of a group of two on one PostgreSQL -> first write "
+    "accepted by the new active host, and -> every receiver connected to it and told its "
+    "state, s",
+    "freeze": "SIGSTOP of the active host of a group of two on one PostgreSQL (its session "
+    "and lock alive: the lease runs out) -> first write accepted by the other host, and -> "
+    "every receiver connected to it and told its state, s; then SIGCONT: the woken host's "
+    "answer to a write that waited for it, its step down, what the group kept",
+}
 #: topologies up to this many displays are seeded in this process
 SEED_IN_PROCESS = 50
 
@@ -145,8 +158,10 @@ def takeover_once(
     receivers: int,
     label: str,
     settings: Any,
+    how: str = "kill",
 ) -> dict[str, Any]:
-    """One takeover with ``receivers`` receivers, on a copy of the seeded database."""
+    """One takeover with ``receivers`` receivers, on a copy of the seeded database, the
+    active host killed (``how``: kill) or frozen (freeze)."""
     database = pg.create_database("takeover", template=template)
     first = member_proc(database, work, f"{label}-first")
     second = member_proc(database, work, f"{label}-second")
@@ -171,7 +186,9 @@ def takeover_once(
                 "stable_s": settings.fanout_stable_s,
                 "follow_group": True,
                 "takeover": {
+                    "how": how,
                     "kill_pgid": first.popen.pid,  # its own session: the group is its pid
+                    "back_source": shown,
                     "standby": second.base_url,
                     "zone": seeded.zones[0],
                     "source": next(s for s in seeded.sources if s != shown),
@@ -191,6 +208,8 @@ def takeover_once(
             result["client_max_lag_ms"] = fleet.get("client_max_lag_ms")
             with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
                 result["new_active_role"] = role(second, session)
+            with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
+                result["woken_role"] = role(first, session)
             if "error" in result:
                 result["log_tail"] = second.log_tail(800)
             return result
@@ -204,7 +223,7 @@ def _median(values: list[float]) -> float | None:
     return ordered[len(ordered) // 2] if ordered else None
 
 
-def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(runs: list[dict[str, Any]], goal_s: float = GOAL_S) -> dict[str, Any]:
     """Medians (and extremes) over the runs of one receiver count."""
     out: dict[str, Any] = {"runs": runs}
     for key in ("first_write_s", "all_back_s", "median_back_s", "zone_current_s"):
@@ -222,7 +241,7 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     ]
     worst = max(backs, default=None)
     out["worst_takeover_s"] = worst
-    out["meets_goal"] = worst is not None and worst < GOAL_S and len(backs) == len(runs)
+    out["meets_goal"] = worst is not None and worst < goal_s and len(backs) == len(runs)
     errors = [r["error"] for r in runs if "error" in r]
     if errors:
         out["errors"] = errors
@@ -230,34 +249,39 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def takeover(
-    settings: Any, pg: PostgresServer, work: Path, progress: Callable[[str], None]
+    settings: Any,
+    pg: PostgresServer,
+    work: Path,
+    progress: Callable[[str], None],
+    how: str = "kill",
 ) -> dict[str, Any]:
-    """The takeover of a group of two hosts, with each receiver count of the settings."""
+    """The takeover of a group of two hosts, with each receiver count of the settings:
+    after ``kill -9`` of the active host (``how``: kill), or a freeze (freeze)."""
+    counts = settings.takeover_receivers if how == "kill" else settings.freeze_receivers
+    goal = GOAL_S if how == "kill" else FREEZE_GOAL_S
     out: dict[str, Any] = {
         "status": "measured",
-        "what": "kill -9 of the active host of a group of two on one PostgreSQL -> first "
-        "write accepted by the new active host, and -> every receiver connected to it and "
-        "told its state, s",
+        "what": WHAT[how],
         "server": SERVER,
-        "goal_s": GOAL_S,
+        "goal_s": goal,
+        "lease_s": LEASE_S,
         "runs_each": settings.takeover_runs,
         "by_receivers": {},
     }
-    for n in settings.takeover_receivers:
-        progress(f"takeover, seeding {n} displays on PostgreSQL")
-        seed_dir = work / "seed" / f"takeover-{n}"
+    for n in counts:
+        progress(f"takeover ({how}), seeding {n} displays on PostgreSQL")
+        seed_dir = work / "seed" / f"takeover-{how}-{n}"
         url, seeded = seed_database(pg, seed_dir, max(n, 4), 2)
         template = url.rsplit("/", 1)[-1]
         runs = []
         for r in range(settings.takeover_runs):
-            progress(f"takeover, {n} receivers, run {r + 1}/{settings.takeover_runs}")
+            progress(f"takeover ({how}), {n} receivers, run {r + 1}/{settings.takeover_runs}")
+            label = f"takeover-{how}-{n}-{r}"
             try:
-                runs.append(
-                    takeover_once(pg, template, seeded, work, n, f"takeover-{n}-{r}", settings)
-                )
+                runs.append(takeover_once(pg, template, seeded, work, n, label, settings, how))
             except Exception as error:  # reported, not fatal to the other benchmarks
                 runs.append({"error": f"{type(error).__name__}: {error}"[:800]})
-        out["by_receivers"][str(n)] = summary(runs)
+        out["by_receivers"][str(n)] = summary(runs, goal)
         with contextlib.suppress(Exception):
             pg.drop_database(url)
     if all("errors" in e and not e["first_write_s"]["n"] for e in out["by_receivers"].values()):

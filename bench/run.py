@@ -118,6 +118,8 @@ class Settings:
     takeover_receivers: list[int] = field(default_factory=lambda: [100, 1000])
     takeover_runs: int = 3
     takeover_timeout_s: float = 60.0
+    #: the same after a freeze (SIGSTOP) of the active host, with this many receivers
+    freeze_receivers: list[int] = field(default_factory=lambda: [1000])
     quick: bool = False
 
 
@@ -168,6 +170,7 @@ SMOKE = Settings(
     takeover_receivers=[4],
     takeover_runs=1,
     takeover_timeout_s=30.0,
+    freeze_receivers=[],  # the freeze waits for a whole lease: left out of the smoke
     quick=True,
 )
 
@@ -573,13 +576,14 @@ def bench_postgres(
     """Everything on PostgreSQL, on one server of its own (skipped without PostgreSQL)."""
     skipped = {"status": "skipped"}
     if not settings.postgres:
-        return {"interface": skipped, "takeover": skipped}
+        return {"interface": skipped, "takeover": skipped, "freeze": skipped}
     reason = postgres.missing()
     if reason is not None:
         progress(f"PostgreSQL benchmarks skipped: {reason}")
         return {
             "interface": {**skipped, "reason": reason},
             "takeover": {**skipped, "reason": reason},
+            "freeze": {**skipped, "reason": reason},
         }
     out: dict[str, Any] = {}
     with postgres.server() as pg:
@@ -592,6 +596,10 @@ def bench_postgres(
             out["takeover"] = postgres.takeover(settings, pg, work, progress)
         else:
             out["takeover"] = skipped
+        if settings.freeze_receivers and settings.receivers:
+            out["freeze"] = postgres.takeover(settings, pg, work, progress, how="freeze")
+        else:
+            out["freeze"] = skipped
     return out
 
 

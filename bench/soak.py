@@ -140,6 +140,22 @@ class Soak:
                 self.online.discard(seat)
             await asyncio.sleep(random.uniform(0.2, 2.0))
 
+    async def churn(self, stay_s: tuple[float, float]) -> dict[str, Any]:
+        """Only the receivers, coming and going until the end; what they saw."""
+        self.deadline = time.monotonic() + self.seconds
+        receivers = []
+        for seat in self.seats:  # a fleet powering up, not a flood
+            receivers.append(asyncio.create_task(self.receiver(seat, stay_s)))
+            await asyncio.sleep(0.005)
+        await asyncio.gather(*receivers)
+        return {
+            "receivers": len(self.seats),
+            "connects": self.connects,
+            "connect_failures": self.ws_failures,
+            "refused": self.refused,
+            "closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
+        }
+
     # --- operators ----------------------------------------------------------------------
 
     async def call(

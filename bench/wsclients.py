@@ -32,9 +32,7 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -42,14 +40,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosedOK, WebSocketException
 from websockets.frames import Frame, Opcode
 
+if __package__ in (None, ""):  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.takeover import run_takeover, wait_for
 from tilewall.client import ApiError, Client
-from tilewall.client.base import COOKIE
 
 HELLO_SCREEN = {"width": 1920, "height": 1080}
 #: receivers connecting at the same time
@@ -70,6 +70,11 @@ BETWEEN_CANDIDATES_S = 0.25
 OPEN_TIMEOUT_S = 3.0
 CLOSE_STANDBY = 4002
 AFTER_STANDBY_S = 0.05
+#: a host that said nothing for this long (at least; 4 pings) is silent: the page drops
+#: the connection at its next check (every second) and tries that host last for a while
+SILENT_AFTER_S = 5.0
+SILENT_CHECK_S = 1.0
+SILENT_AVOID_S = 15.0
 
 
 class Deferred:
@@ -197,13 +202,28 @@ class Route:
     at: str = ""
     tried: int = 0
     backoff_s: float = BACKOFF_MIN_S
+    #: the host that went silent, tried last until ``silent_until`` (monotonic s)
+    silent: str | None = None
+    silent_until: float = 0.0
 
     def candidates(self) -> list[str]:
         seen: list[str] = []
         for address in (self.active, *self.members, self.origin):
             if isinstance(address, str) and address.startswith("http") and address not in seen:
                 seen.append(address)
+        others = [a for a in seen if a != self.silent]
+        if self.avoiding() and others:
+            return others + [a for a in seen if a == self.silent]
         return seen
+
+    def avoiding(self) -> bool:
+        return self.silent is not None and time.monotonic() < self.silent_until
+
+    def went_silent(self) -> None:
+        """The host connected to said nothing for too long: try it last for a while."""
+        self.silent = self.at
+        self.silent_until = time.monotonic() + SILENT_AVOID_S
+        self.tried = 0
 
     def next_host(self) -> str:
         options = self.candidates()
@@ -225,7 +245,8 @@ class Route:
 
     def delay_after(self, close_code: int | None) -> float:
         """Seconds to wait before the next attempt, after a close with ``close_code``."""
-        if close_code == CLOSE_STANDBY and self.active and self.active != self.at:
+        avoided = self.active == self.silent and self.avoiding()
+        if close_code == CLOSE_STANDBY and self.active and self.active != self.at and not avoided:
             self.tried = 0
             return AFTER_STANDBY_S
         if self.tried % len(self.candidates()) == 0:
@@ -263,6 +284,8 @@ class Fleet:
     attempts: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     #: where each seat connects next, as its page would choose
     routes: dict[str, Route] = field(default_factory=dict)
+    #: connections dropped because their host said nothing for too long
+    silences: int = 0
 
     def record(self, seat: str, source: str | None, at: float) -> None:
         if self.showing.get(seat) != source:
@@ -328,7 +351,21 @@ class Fleet:
                 }
                 async with ws:
                     await ws.send(json.dumps(hello))
-                    async for text in ws:
+                    # the page watches for silence once welcomed (a host holding its
+                    # hello is waiting for its group, not silent)
+                    silent_s: float | None = None
+                    while True:
+                        text = await next_message(ws, silent_s)
+                        if text is None:
+                            if silent_s is None:
+                                break
+                            # silent (frozen, its sockets open): drop it at once, as
+                            # the page does, without waiting for a closing handshake
+                            route.went_silent()
+                            self.silences += 1
+                            if ws.transport is not None:
+                                ws.transport.abort()
+                            break
                         at = ws.arrived()
                         message = json.loads(text)
                         kind = message.get("type")
@@ -342,6 +379,9 @@ class Fleet:
                             rev = message["rev"]
                             if kind == "welcome":
                                 route.welcomed()
+                                if self.follow_group:
+                                    ping_s = message.get("pingIntervalMs", 1000) / 1000
+                                    silent_s = max(SILENT_AFTER_S, 4 * ping_s)
                                 self.welcomed_by[seat] = (host, at)
                                 if message.get("refused"):
                                     self.refused += 1
@@ -366,6 +406,24 @@ class Fleet:
             self.welcomed.discard(seat)
 
 
+async def next_message(ws: TimedConnection, silent_s: float | None) -> str | bytes | None:
+    """The next message, or None when the connection closed, or (``silent_s`` given)
+    when nothing came for ``silent_s`` and the page's next check (once a second, at a
+    moment of its own) still found nothing."""
+    try:
+        if silent_s is None:
+            return await ws.recv()
+        try:
+            return await asyncio.wait_for(ws.recv(), silent_s)
+        except TimeoutError:
+            try:
+                return await asyncio.wait_for(ws.recv(), random.random() * SILENT_CHECK_S)
+            except TimeoutError:
+                return None
+    except ConnectionClosedOK:
+        return None
+
+
 async def watch_lag(fleet: Fleet, interval_s: float = 0.05) -> None:
     """How late this process' own event loop runs: a busy client delays what it records."""
     while True:
@@ -385,15 +443,6 @@ async def wait_stable(fleet: Fleet, n: int, timeout_s: float, stable_s: float = 
             return True
         await asyncio.sleep(0.1)
     return False
-
-
-async def wait_for(predicate: Any, timeout_s: float, interval_s: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(interval_s)
-    return True
 
 
 async def main_async(config: dict[str, Any]) -> dict[str, Any]:
@@ -525,115 +574,6 @@ async def _switches(
                 break
             await asyncio.sleep(SWITCH_GAP_S)
     return results
-
-
-def first_write(
-    client: httpx.Client, zone: str, source: str, since: float, deadline: float
-) -> dict[str, Any]:
-    """Switch ``zone`` to ``source`` through ``client`` again and again until a write is
-    accepted (200); when that answer came, seconds after ``since``, and the answers
-    before it."""
-    answers: dict[str, int] = {}
-    path = f"/api/zones/{zone}/switch"
-    while time.monotonic() < deadline:
-        sent = time.monotonic()
-        try:
-            answer = client.put(path, params={"destinationSourceId": source}, json={})
-        except httpx.TransportError as error:
-            answers[type(error).__name__] = answers.get(type(error).__name__, 0) + 1
-            time.sleep(0.02)
-            continue
-        if answer.status_code == 200:
-            return {
-                "at_s": time.monotonic() - since,
-                "sent_at_s": sent - since,
-                "answers_before": answers,
-            }
-        answers[str(answer.status_code)] = answers.get(str(answer.status_code), 0) + 1
-        time.sleep(0.02)
-    return {"error": "no write accepted in time", "answers_before": answers}
-
-
-async def run_takeover(fleet: Fleet, config: dict[str, Any], seats: list[str]) -> dict[str, Any]:
-    """``kill -9`` the active host; times (from the kill) to the first write the standby
-    accepts, to every receiver welcomed by it (connected to the new active host and
-    told its state: the welcome carries it), and to the switched zone's receivers
-    showing what that write switched them to."""
-    plan = config["takeover"]
-    standby: str = plan["standby"]
-    zone_seats: list[str] = seats[: int(plan.get("zone_seats") or len(seats))]
-    target: str = plan["source"]
-    timeout = float(plan.get("timeout_s", 60))
-    # the operator's client is connected to the standby before the kill, as a console is
-    client = httpx.Client(base_url=standby, cookies={COOKIE: config["session"]}, timeout=5.0)
-    await asyncio.to_thread(client.get, "/api/group")
-    # a group formed a moment ago: the active member tells its receivers of the standby
-    # once it has seen it join (its next look at the group, within a second)
-    if not await wait_for(
-        lambda: all(standby in fleet.routes[s].members for s in seats), timeout, 0.01
-    ):
-        return {"error": "the receivers were never told of the standby"}
-    killed = time.monotonic()
-    os.killpg(int(plan["kill_pgid"]), signal.SIGKILL)
-    writing = asyncio.create_task(
-        asyncio.to_thread(first_write, client, plan["zone"], target, killed, killed + timeout)
-    )
-
-    def back() -> list[float]:
-        return [
-            at - killed
-            for host, at in (fleet.welcomed_by.get(s, ("", 0.0)) for s in seats)
-            if host == standby and at > killed
-        ]
-
-    def current() -> list[float]:
-        return [
-            fleet.arrived[s] - killed
-            for s in zone_seats
-            if fleet.showing.get(s) == target
-            and fleet.welcomed_by.get(s, ("", 0.0))[0] == standby
-            and fleet.arrived.get(s, 0.0) > killed
-        ]
-
-    reconnects = fleet.reconnects
-    all_back = await wait_for(lambda: len(back()) == len(seats), timeout, 0.01)
-    write = await writing
-    client.close()
-    all_current = await wait_for(lambda: len(current()) == len(zone_seats), 5.0, 0.01)
-    out: dict[str, Any] = {"receivers": len(seats), "zone_receivers": len(zone_seats)}
-    times = sorted(back())
-    out["back"] = len(times)
-    if times:
-        out["first_back_s"] = times[0]
-        out["median_back_s"] = times[len(times) // 2]
-        out["all_back_s"] = times[-1] if all_back else None
-    if "at_s" in write:
-        out["first_write_s"] = write["at_s"]
-        out["first_write_sent_s"] = write["sent_at_s"]
-    out["answers_before_write"] = write["answers_before"]
-    # when each receiver first tried the new active host (the page's schedule), and how
-    # long that host took to welcome it from then
-    tried = sorted(
-        min(at for host, at in fleet.attempts.get(s, []) if host == standby and at > killed)
-        - killed
-        for s in seats
-        if any(host == standby and at > killed for host, at in fleet.attempts.get(s, []))
-    )
-    if tried:
-        out["median_first_try_s"] = tried[len(tried) // 2]
-        out["last_first_try_s"] = tried[-1]
-    shown = sorted(current())
-    out["zone_current_s"] = shown[-1] if all_current and shown else None
-    out["reconnect_attempts"] = fleet.reconnects - reconnects
-    if not all_back:
-        out["error"] = (
-            f"{len(seats) - len(times)} of {len(seats)} receivers not back in {timeout} s"
-        )
-    elif "error" in write:
-        out["error"] = write["error"]
-    elif not all_current:
-        out["error"] = "the zone's receivers did not show the write after the takeover"
-    return out
 
 
 def main() -> None:

@@ -254,3 +254,41 @@ async def test_a_receiver_whose_hello_waits_for_the_host_is_not_silent() -> None
     ):
         welcome = await hello(ws)
         assert welcome["seatId"] == "seat-a" and hub.online("seat-a")
+
+
+async def test_a_standby_holds_a_hello_while_the_active_host_is_late() -> None:
+    """A standby whose active member is late renewing its lease (it may have stalled)
+    holds a receiver's hello: no close sending it back to the stalled host. Once the
+    lease is renewed after all, it lets the receiver go to the active member; once this
+    member takes over, it welcomes the receiver at once."""
+    host = FakeHost()
+    host.is_serving = False
+    host.group_members = (["http://a:9000", "http://b:9000"], "http://a:9000")
+    host.active_late_s = 10.0
+    url = "ws://127.0.0.1:{}/receiver/ws"
+    async with serve(host) as (_hub, port):
+        async with websockets.connect(url.format(port)) as ws:
+            await ws.send(json.dumps(HELLO))
+            await _told_nothing(ws, 0.5)
+            host.active_late_s = None  # the active member renewed its lease after all
+            told = await recv(ws, "group")
+            assert told["active"] == "http://a:9000"
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async with asyncio.timeout(3):
+                    await ws.recv()
+            assert ws.close_code == 4002
+
+        host.active_late_s = 10.0
+        async with websockets.connect(url.format(port)) as ws:
+            await ws.send(json.dumps(HELLO))
+            await _told_nothing(ws, 0.5)
+            host.is_serving = True  # this member took over
+            welcome = await recv(ws, "welcome")
+            assert welcome["seatId"] == "seat-a"
+
+
+async def _told_nothing(ws: Any, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            message = await ws.recv()
+            raise AssertionError(f"told {message!r} while the active host is late")

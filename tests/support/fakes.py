@@ -91,9 +91,14 @@ class FakeHost:
     is_serving = True
     #: the group's members and active member, or None for a host on its own
     group_members: tuple[list[str], str | None] | None = None
+    #: the active member's lease is late: how long its group may take to replace it
+    active_late_s: float | None = None
 
     def serving(self) -> bool:
         return self.is_serving
+
+    def active_late(self) -> float | None:
+        return self.active_late_s
 
     def hostgroup(self) -> tuple[list[str], str | None] | None:
         return self.group_members

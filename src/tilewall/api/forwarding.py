@@ -63,8 +63,6 @@ FOLLOW_TIMEOUT_S = 2.0
 FORWARD_TIMEOUT_S = 30.0
 #: how long a forwarded write waits for its answer before a late lease ends the wait
 PATIENCE_S = 2.0
-#: the active member renews its lease every second; one this late has stalled
-LEASE_LATE_MS = 2500
 _HOP = frozenset(
     {
         "host",
@@ -270,12 +268,12 @@ async def _answer_while_alive(
         if time.monotonic() - started < PATIENCE_S:
             continue
         status = host.hostgroup.status()
-        age = status.lease_age_ms if status is not None else None
         reason = None
         if host.hostgroup.active_address() != active:
             reason = "was replaced while it had the write"
-        elif age is not None and age > LEASE_LATE_MS:
-            reason = f"has not renewed its lease for {age / 1000:.1f} s (it may have stalled)"
+        elif status is not None and status.active_late():
+            age = (status.lease_age_ms or 0) / 1000
+            reason = f"has not renewed its lease for {age:.1f} s (it may have stalled)"
         if reason is not None:
             request.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -7,6 +7,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from tilewall.host.host import Host
+from tilewall.host.hostgroup.members import TAKEOVER_MS
 from tilewall.host.memory import Event, State
 from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
@@ -86,6 +87,12 @@ class HostBridge:
         ]
         active = status.active
         return members, active.address if active is not None else None
+
+    def active_late(self) -> float | None:
+        status = self.host.hostgroup.status()
+        if status is None or status.lease is None or not status.active_late():
+            return None
+        return (status.lease.lease_ms + TAKEOVER_MS) / 1000
 
     def set_online(self, seat_id: str, online: bool) -> None:
         if online:

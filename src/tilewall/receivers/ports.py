@@ -71,6 +71,11 @@ class HostPort(Protocol):
         None for a host on its own."""
         ...
 
+    def active_late(self) -> float | None:
+        """When the active member of the host's group is late renewing its lease (it may
+        have stalled): how long the group may take to replace it (s); else None."""
+        ...
+
 
 class Link(Protocol):
     """One connection to one receiver."""

@@ -53,6 +53,12 @@ class Takeover:
     previous: str | None
 
 
+#: the active member renews its lease every second; one this late (by the database's
+#: clock) may have stalled: writes forwarded to it are given up, receivers held
+LEASE_LATE_MS = 2500
+#: after its lease runs out, a stalled member is replaced within about this long
+TAKEOVER_MS = 2000
+
 #: the upper bounds (ms) of the buckets that count the lease's renewals by the age the
 #: lease had reached (renewed every second: a healthy group's fall in the first ones)
 LEASE_AGE_BUCKETS_MS = (1000, 1100, 1250, 1500, 2000, 2500, 3000, 4000, 5000, 7500, 10000)
@@ -108,6 +114,10 @@ class GroupStatus:
 
     def member(self, member_id: str | None) -> MemberInfo | None:
         return next((m for m in self.members if m.member_id == member_id), None)
+
+    def active_late(self) -> bool:
+        """Whether the active member's lease is late: it may have stalled."""
+        return self.lease_age_ms is not None and self.lease_age_ms > LEASE_LATE_MS
 
     @property
     def active(self) -> MemberInfo | None:
