@@ -109,6 +109,9 @@ def lease_figures(before: Samples, after: Samples) -> dict[str, Any]:
     )
     renewals = delta("tilewall_group_lease_age_seconds_count")
     p99 = next((bound for bound, n in buckets if renewals and n >= 0.99 * renewals), None)
+    oldest = after.get(("tilewall_group_lease_age_max_seconds", ()))
+    if p99 is not None and oldest is not None:
+        p99 = min(p99, oldest)
     return {
         "generation": after.get(("tilewall_group_generation", ())),
         "generation_bumps": delta("tilewall_group_generation"),
@@ -122,7 +125,7 @@ def lease_figures(before: Samples, after: Samples) -> dict[str, Any]:
         else None,
         # the histogram's bucket that holds the 99th percentile: its upper bound
         "lease_age_p99_at_most_s": p99,
-        "lease_age_max_s": after.get(("tilewall_group_lease_age_max_seconds", ())),
+        "lease_age_max_s": oldest,
     }
 
 

@@ -76,6 +76,8 @@ def goal_rows(results: dict[str, Any]) -> list[Row]:
         lambda r: _walls(r, "9"),
         _startup,
         _takeover,
+        _freeze,
+        _group_load,
     ):
         try:
             row = make(results)
@@ -232,6 +234,43 @@ def _takeover(results: dict[str, Any]) -> Row:
         f"{worst:.2f} s (first write accepted {first:.2f} s)",
         "–",
         worst < goal,
+    )
+
+
+def _freeze(results: dict[str, Any]) -> Row:
+    freeze = results["postgres"]["freeze"]
+    by = freeze["by_receivers"]
+    most = max(by, key=int)
+    worst = by[most]["worst_takeover_s"]
+    first = _median(by[most]["first_write_s"])
+    woken = [r.get("woken") or {} for r in by[most]["runs"]]
+    kept = all(w.get("zone_shows_what_was_acknowledged") for w in woken)
+    down = max((w.get("standby_s") or 0.0) for w in woken)
+    statuses = ", ".join(str(w.get("write_status")) for w in woken)
+    return (
+        f"takeover: every one of {int(most):,} receivers back after a freeze (`SIGSTOP`) of "
+        f"the active host, lease {freeze['lease_s']:g} s",
+        f"< {freeze['goal_s']:g} s (lease + 2 s)",
+        f"{worst:.2f} s (first write accepted {first:.2f} s)",
+        f"woken (`SIGCONT`): its waiting write answered {statuses}, "
+        f"{'nothing acknowledged lost' if kept else '**an acknowledged write lost**'}, "
+        f"standby after {down:.2f} s",
+        worst < freeze["goal_s"] and kept,
+    )
+
+
+def _group_load(results: dict[str, Any]) -> Row:
+    load = results["postgres"]["group_load"]
+    active = load["members"]["tilewall-load-first"]
+    return (
+        f"no false takeover: a group of two, wrk at full rate on both hosts and "
+        f"{load['receivers']:,} churning receivers, {load['seconds']} s",
+        "0 takeovers",
+        f"{load['takeovers']:g} takeovers, {load['generation_bumps']:g} generation bumps, "
+        f"{active['lapses']:g} lapses",
+        f"lease age at renewal p99 ≤ {active['lease_age_p99_at_most_s']:g} s, max "
+        f"{active['lease_age_max_s']:.2f} s of {active['lease_s']:g} s",
+        bool(load["meets_goal"]),
     )
 
 

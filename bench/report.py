@@ -25,6 +25,7 @@ from bench.figures import (  # noqa: E402
     ratio,
     run_header,
 )
+from bench.report_postgres import postgres_section  # noqa: E402
 
 
 def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
@@ -234,135 +235,6 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     lines += receivers_section(results, image_prefix, h)
     lines += postgres_section(results, h)
     return "\n".join(lines)
-
-
-def _s(value: float | None) -> str:
-    """Seconds: two decimals below 10 s, one above."""
-    if value is None:
-        return "–"
-    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
-
-
-def postgres_section(results: dict[str, Any], h: str) -> list[str]:
-    """The interface on PostgreSQL beside SQLite, and the takeover of a group."""
-    pg = results.get("postgres")
-    if not pg:
-        return []
-    lines = [f"{h}# PostgreSQL and host groups", ""]
-    reasons = {r.get("reason") for r in pg.values() if r.get("status") == "skipped"}
-    if all(r.get("status") == "skipped" for r in pg.values()):
-        why = next((r for r in reasons if r), "not run (--no-postgres)")
-        return [*lines, f"*Not measured: {why}.*", ""]
-
-    iface = pg.get("interface") or {}
-    if iface.get("status") == "measured":
-        lines += [
-            f"{h}## Interface on PostgreSQL beside SQLite",
-            "",
-            f"The same topology ({iface['displays']} displays in walls of four, "
-            f"{iface['sources']} sources), seeded the same way, on {iface['server']}; one host "
-            "on SQLite in its data directory, one on a PostgreSQL database of its own "
-            "(`--database`; a lone member of that database's group: every write fenced, "
-            "logged and announced to standbys), in the same rounds, wrk as above. *÷ SQLite* "
-            "is PostgreSQL's requests per second over SQLite's, round by round. The server "
-            "runs on this machine with `fsync=off` (as in the tests), so writes here cost "
-            "round trips and CPU, not disk flushes.",
-            "",
-        ]
-        rows = []
-        for name, e in iface["ops"].items():
-            rows.append(
-                [
-                    f"`{OP_LABELS.get(name, name)}`",
-                    fig(e["sqlite"]["rps"]),
-                    fig(e["postgres"]["rps"]),
-                    ratio(e["postgres_vs_sqlite"]),
-                    fig(e["sqlite"]["p50_ms"], _ms),
-                    fig(e["postgres"]["p50_ms"], _ms),
-                    fig(e["sqlite"]["p99_ms"], _ms),
-                    fig(e["postgres"]["p99_ms"], _ms),
-                ]
-            )
-        lines += _table(
-            [
-                "operation",
-                "SQLite req/s",
-                "PostgreSQL req/s",
-                "÷ SQLite",
-                "SQLite p50 ms",
-                "PostgreSQL p50 ms",
-                "SQLite p99 ms",
-                "PostgreSQL p99 ms",
-            ],
-            rows,
-        )
-        lines.append("")
-    elif iface.get("status") == "failed":
-        lines += [f"⚠ The interface on PostgreSQL was not measured: {iface.get('error')}", ""]
-
-    tk = pg.get("takeover") or {}
-    if tk.get("status") in ("measured", "failed"):
-        goal = tk.get("goal_s", 5.0)
-        lines += [
-            f"{h}## Takeover of a group of two hosts",
-            "",
-            "Two hosts (`tilewall serve --database …`, uvicorn) on one PostgreSQL database, "
-            "the first one active; N receivers (walls of four, a zone each) over real "
-            "WebSockets connected to it from a separate process (`bench/wsclients.py`), "
-            "following the group as the receiver page does: they keep the members the host "
-            "tells them (`group`), and after a close try the active member, then every "
-            "member, then the host they were loaded from, with the page's delays (backoff "
-            "from 1 s, 250 ms between candidates, the active member at once after a "
-            "standby's close 4002). That process kills the active host (`kill -9`) and "
-            "times, from the kill: the **first write** accepted by the other host (a zone "
-            "switch sent to it again and again; 503 until it has taken over), **all back**: "
-            "every receiver welcomed by the new active host (connected to it and told its "
-            "state), and **zone shown**: the switched zone's receivers showing what that "
-            f"write switched them to. Goal: every receiver back within {_s(goal)} s at "
-            f"1,000 receivers. Median of {tk.get('runs_each')} run(s) with the spread.",
-            "",
-        ]
-        rows = []
-        for n, e in tk["by_receivers"].items():
-            if not e["all_back_s"]["n"] and not e["first_write_s"]["n"]:
-                rows.append([n, "**failed**: " + "; ".join(e.get("errors", []))[:300]] + [""] * 5)
-                continue
-            worst = e.get("worst_takeover_s")
-            verdict = (
-                "–"
-                if worst is None
-                else f"{'met' if e.get('meets_goal') else '**not met**'} ({_s(worst)} s worst)"
-            )
-            rows.append(
-                [
-                    n,
-                    fig(e["first_write_s"], _s),
-                    fig(e["median_back_s"], _s),
-                    fig(e["all_back_s"], _s),
-                    fig(e["zone_current_s"], _s),
-                    f"< {_s(goal)} s",
-                    verdict,
-                ]
-            )
-        lines += _table(
-            [
-                "receivers",
-                "first write s",
-                "half back s",
-                "all back s",
-                "zone shown s",
-                "goal",
-                "goal met",
-            ],
-            rows,
-        )
-        errors = [
-            f"{n}: {err}" for n, e in tk["by_receivers"].items() for err in e.get("errors", [])
-        ]
-        if errors:
-            lines += ["", *[f"⚠ {err[:300]}" for err in errors]]
-        lines.append("")
-    return lines
 
 
 FANOUT_LAYOUTS = {

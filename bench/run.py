@@ -37,7 +37,7 @@ import psutil
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import postgres, receivers
+from bench import groupload, postgres, receivers
 from bench.loadgen import Operation, Request, run_wrk, wrk_path, wrk_version
 from bench.procs import (
     BENCH,
@@ -120,6 +120,10 @@ class Settings:
     takeover_timeout_s: float = 60.0
     #: the same after a freeze (SIGSTOP) of the active host, with this many receivers
     freeze_receivers: list[int] = field(default_factory=lambda: [1000])
+    #: a group of two under wrk at full rate on both hosts and this many churning
+    #: receivers, for this long (bench/groupload.py; 0 receivers: not run)
+    load_receivers: int = 1000
+    load_s: int = 60
     quick: bool = False
 
 
@@ -135,6 +139,7 @@ QUICK = Settings(
     sync_play_s=8.0,
     sync_after_s=3.0,
     takeover_runs=1,
+    load_s=20,
     quick=True,
 )
 #: every benchmark once with tiny settings, to check that they all still run (the tests'
@@ -171,6 +176,7 @@ SMOKE = Settings(
     takeover_runs=1,
     takeover_timeout_s=30.0,
     freeze_receivers=[],  # the freeze waits for a whole lease: left out of the smoke
+    load_receivers=0,  # as the group's load, whose figures need seconds of load
     quick=True,
 )
 
@@ -576,7 +582,7 @@ def bench_postgres(
     """Everything on PostgreSQL, on one server of its own (skipped without PostgreSQL)."""
     skipped = {"status": "skipped"}
     if not settings.postgres:
-        return {"interface": skipped, "takeover": skipped, "freeze": skipped}
+        return {"interface": skipped, "takeover": skipped, "freeze": skipped, "group_load": skipped}
     reason = postgres.missing()
     if reason is not None:
         progress(f"PostgreSQL benchmarks skipped: {reason}")
@@ -584,6 +590,7 @@ def bench_postgres(
             "interface": {**skipped, "reason": reason},
             "takeover": {**skipped, "reason": reason},
             "freeze": {**skipped, "reason": reason},
+            "group_load": {**skipped, "reason": reason},
         }
     out: dict[str, Any] = {}
     with postgres.server() as pg:
@@ -600,6 +607,10 @@ def bench_postgres(
             out["freeze"] = postgres.takeover(settings, pg, work, progress, how="freeze")
         else:
             out["freeze"] = skipped
+        if settings.load_receivers and settings.receivers:
+            out["group_load"] = groupload.load(settings, pg, work, progress)
+        else:
+            out["group_load"] = skipped
     return out
 
 

@@ -283,12 +283,16 @@ class Soak:
 
 
 def soak(
-    receivers: int, seconds: float, operators: int = 4, server: str = "uvicorn"
+    receivers: int, seconds: float, operators: int = 4, server: str = "uvicorn", group: bool = False
 ) -> dict[str, Any]:
-    """Run the soak against a fresh host on this machine; its report."""
+    """Run the soak against a fresh host on this machine; its report. With ``group``:
+    against the active host of a group of two on a PostgreSQL of its own, and the
+    group's takeovers during the soak (none wanted: nothing stalls)."""
     with tempfile.TemporaryDirectory(prefix="tilewall-soak-") as work:
         os.environ["TILEWALL_ADMIN_USER"] = ADMIN
         os.environ["TILEWALL_ADMIN_PASSWORD"] = PASSWORD
+        if group:
+            return _group_soak(receivers, seconds, operators, Path(work))
         port = free_port()
         proc = Proc(
             "tilewall-soak",
@@ -298,28 +302,72 @@ def soak(
             Path(work) / "serve.log",
         )
         with proc:
-            proc.start()
-            assert proc.popen is not None
-            runner = Soak(proc.base_url, receivers, seconds, operators)
-            sample_s = min(max(seconds / 200, 0.5), 10.0)
-            result = asyncio.run(runner.run(proc.popen.pid, sample_s))
-            if result["server_errors_5xx"]:
-                result["host_log_tail"] = proc.log_tail(4000)
+            result = _soak_on(proc, receivers, seconds, operators)
         result["server"] = server
-        result["host"] = LOOPBACK
-        result["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         return result
+
+
+def _soak_on(proc: Proc, receivers: int, seconds: float, operators: int) -> dict[str, Any]:
+    """The soak against ``proc`` (started here unless it is already)."""
+    if proc.popen is None:
+        proc.start()
+    assert proc.popen is not None
+    runner = Soak(proc.base_url, receivers, seconds, operators)
+    sample_s = min(max(seconds / 200, 0.5), 10.0)
+    result = asyncio.run(runner.run(proc.popen.pid, sample_s))
+    if result["server_errors_5xx"]:
+        result["host_log_tail"] = proc.log_tail(4000)
+    result["host"] = LOOPBACK
+    result["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    return result
+
+
+def _group_soak(receivers: int, seconds: float, operators: int, work: Path) -> dict[str, Any]:
+    from bench import groupload, postgres
+    from bench.procs import session_id
+
+    with postgres.server() as pg:
+        url = pg.create_database("soak")
+        first = postgres.member_proc(url, work, "soak-first")
+        second = postgres.member_proc(url, work, "soak-second")
+        with first, second:
+            first.start()
+            session = session_id(first.base_url, ADMIN, PASSWORD)
+            postgres.wait_role(first, session, "active")
+            second.start()
+            postgres.wait_role(second, session, "standby")
+            before = {p.name: groupload.scrape(p, session) for p in (first, second)}
+            result = _soak_on(first, receivers, seconds, operators)
+            after = {p.name: groupload.scrape(p, session) for p in (first, second)}
+            members = {
+                p.name: groupload.lease_figures(before[p.name], after[p.name])
+                for p in (first, second)
+            }
+            result["group"] = {
+                "members": members,
+                "roles_after": {p.name: postgres.role(p, session) for p in (first, second)},
+                "takeovers": sum(
+                    m["takeovers_free"] + m["takeovers_stalled"] for m in members.values()
+                ),
+                "generation_bumps": max(m["generation_bumps"] for m in members.values()),
+            }
+    result["server"] = postgres.SERVER
+    return result
 
 
 def verdict(result: dict[str, Any]) -> str:
     growth = result["memory_growth_percent"]
     ok = growth < 5.0 and result["server_errors_5xx"] == 0
+    group = result.get("group")
+    if group is not None:
+        ok = ok and not group["takeovers"] and not group["generation_bumps"]
+    takeovers = "" if group is None else f", {group['takeovers']:g} takeovers of the group"
     return (
         f"{'PASS' if ok else 'FAIL'}: {result['receivers']} receivers, {result['seconds']:.0f} s, "
         f"{result['requests']} requests, {result['server_errors_5xx']} 5xx, "
         f"{result['slow_answers']} over {SLOW_S:.0f} s ({result['slow_share']:.2%}), memory "
         f"{result['memory_mb']['start']:.1f} -> {result['memory_mb']['end']:.1f} MB "
-        f"({growth:+.1f} %), {result['receiver_connects']} receiver connects"
+        f"({growth:+.1f} %), {result['receiver_connects']} receiver connects{takeovers}"
     )
 
 
@@ -329,15 +377,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30 * 60)
     parser.add_argument("--operators", type=int, default=4)
     parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
+    parser.add_argument(
+        "--group",
+        action="store_true",
+        help="on the active host of a group of two on PostgreSQL; count the group's takeovers",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    result = soak(args.receivers, args.seconds, args.operators, args.server)
+    result = soak(args.receivers, args.seconds, args.operators, args.server, args.group)
     out = args.out or Path(__file__).parent / "results" / f"soak-{dt.date.today()}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
     print(verdict(result))
     print(f"report: {out}")
-    sys.exit(0 if result["server_errors_5xx"] == 0 and result["memory_growth_percent"] < 5 else 1)
+    sys.exit(0 if verdict(result).startswith("PASS") else 1)
 
 
 if __name__ == "__main__":
