@@ -50,6 +50,7 @@ from tilewall.api.resources import (
     serial,
     session,
     settings,
+    share,
     sources,
     sourcetypes,
     system,
@@ -89,6 +90,7 @@ API_MODULES: list[ModuleType] = [
     presets,
     sources,
     live,
+    share,
     network,
     refusals,
     displays,
@@ -334,7 +336,16 @@ def create_app(
     media = AppRouter(path="/", route_handlers=[media_file], guards=[require_media_access])
     # a live source's frames, taken as media are (app.state.live holds the relays)
     live_ws = live.live_websocket()
-    routes: list[ControllerRouterHandler] = [api, media, live_ws, metrics_page, *extra_routes]
+    # a screen share's frames, sent by the sharer's browser (app.state.shares)
+    share_ws = share.share_websocket()
+    routes: list[ControllerRouterHandler] = [
+        api,
+        media,
+        live_ws,
+        share_ws,
+        metrics_page,
+        *extra_routes,
+    ]
     routes.append(receiver_version)
     receiver_dir = WEB / "receiver"
     if receiver_dir.is_dir():

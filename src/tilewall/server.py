@@ -21,7 +21,7 @@ from tilewall.host.machine.ports import SettingsStore
 from tilewall.host.playback import timeline
 from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore
 from tilewall.live.feeds import LiveRelays
-from tilewall.live.fmp4 import Fmp4Feeds
+from tilewall.live.services import live_services
 from tilewall.metrics import Metrics
 from tilewall.platform import Platform, platform_for
 from tilewall.platform.data_files import API_LOG, LOGS_DIR, DataDirectory
@@ -256,17 +256,10 @@ def make_app(
         metrics: Metrics = app.state.metrics
         metrics.attach(host)
         hub.push_observers.append(metrics.observe_fanout)
-        relays = LiveRelays(
-            host.sources,
-            host.core.clock,
-            loaded.live_delay_ms,
-            serving=lambda: host.hostgroup.serving,
-        )
-        host.sources.feeds = relays
-        app.state.live = relays
-        app.state.live_fmp4 = Fmp4Feeds(relays)
-        metrics.attach_live(relays)
-        host.hostgroup.add_duty("live streams", relays.start, relays.stop)
+        live = live_services(host, loaded.live_delay_ms)
+        app.state.live, app.state.live_fmp4 = live.relays, live.fmp4
+        app.state.shares = live.shares
+        metrics.attach_live(live.relays)
         bridge.attach(host, hub)
         await hub.start()
 

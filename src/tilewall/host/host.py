@@ -30,6 +30,7 @@ from tilewall.host.playback.control import Playback
 from tilewall.host.playback.controlroom import ControlRoom
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
+from tilewall.host.playback.shares import Shares
 from tilewall.host.ports import (
     Clock,
     DataFiles,
@@ -101,6 +102,7 @@ class Host:
         self.topology = Topology(self.core)
         self.sources = Sources(self.core, self.licence, self.media)
         self.playback = Playback(self.core, self.sources, self.media)
+        self.shares = Shares(self.core, self.sources, self.playback, self.topology, self.stations)
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)

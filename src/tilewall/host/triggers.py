@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Literal
 
-Trigger = Literal["api", "console", "preset", "schedule", "failover"]
-TRIGGERS: tuple[Trigger, ...] = ("api", "console", "preset", "schedule", "failover")
+Trigger = Literal["api", "console", "preset", "schedule", "failover", "share"]
+TRIGGERS: tuple[Trigger, ...] = ("api", "console", "preset", "schedule", "failover", "share")
 #: a trigger that says more than another is not replaced by it: a preset recalled by a
 #: scheduled event is the schedule's doing
-_STRENGTH = {"api": 0, "console": 0, "preset": 1, "failover": 2, "schedule": 2}
+_STRENGTH = {"api": 0, "console": 0, "preset": 1, "failover": 2, "schedule": 2, "share": 1}
 
 _CURRENT: contextvars.ContextVar[tuple[Trigger, str]] = contextvars.ContextVar(
     "trigger", default=("api", "")

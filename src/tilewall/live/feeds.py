@@ -17,7 +17,7 @@ from tilewall.host.content.sources import Sources
 from tilewall.host.errors import HostError
 from tilewall.host.ports import Clock
 from tilewall.live.opening import quiet_ffmpeg
-from tilewall.live.relay import Counts, Relay, Viewer
+from tilewall.live.relay import Counts, FeedMaker, Relay, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ class LiveRelays:
         self.counts: dict[str, Counts] = {}
         self._closing: dict[str, asyncio.TimerHandle] = {}
         self._watch: asyncio.Task[None] | None = None
+        #: the feeds of inputs the host does not pull, by scheme (screen shares)
+        self.makers: dict[str, FeedMaker] = {}
         quiet_ffmpeg()
 
     # --- the port ---------------------------------------------------------------------
@@ -83,7 +85,14 @@ class LiveRelays:
         relay = self.relays.get(source_id)
         if relay is None:
             counts = self.counts.setdefault(source_id, Counts())
-            relay = Relay(source_id, self._input_of(source_id), self._clock, self._delay_ms, counts)
+            relay = Relay(
+                source_id,
+                self._input_of(source_id),
+                self._clock,
+                self._delay_ms,
+                counts,
+                self.makers,
+            )
             self.relays[source_id] = relay
             self._ensure_watch()
         pending = self._closing.pop(source_id, None)

@@ -63,6 +63,10 @@ class Reader:
         """Stop at the next packet (or read timeout); returns at once."""
         self._stopped.set()
 
+    def joined(self) -> None:
+        """A pulled input cannot be asked for a key frame: joiners start on the frames
+        kept since the last one."""
+
     @property
     def stopped(self) -> bool:
         return self._stopped.is_set()

@@ -1,4 +1,5 @@
-"""One live source's relay: one pull of the input (a :class:`Reader` thread) for all its
+"""One live source's relay: one pull of the input (a :class:`Reader` thread, or another
+:class:`Feed`: a screen share's frames pushed to the host) for all its
 viewers, the frames since the last key frame kept for whoever joins, each viewer fed
 through its own bounded queue so that a slow one never holds up the others, and the
 source's status.
@@ -12,13 +13,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
-from tilewall.host.content.live import LiveInput, LiveState, LiveStatus
+from tilewall.host.content.live import LiveInput, LiveState, LiveStatus, scheme_of
 from tilewall.host.ports import Clock
 from tilewall.live import wire
 from tilewall.live.coding import Picture, Unit
 from tilewall.live.failure import InputFailed
-from tilewall.live.reader import Reader
+from tilewall.live.reader import Reader, Sink
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +29,30 @@ log = logging.getLogger(__name__)
 QUEUE_FRAMES = 120
 
 Send = Callable[[bytes | str], Awaitable[None]]
+
+
+class Feed(Protocol):
+    """Where a relay's frames come from, reporting to a :class:`Sink`: a
+    :class:`Reader` pulling an input, or frames pushed to the host (a screen share)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def joined(self) -> None:
+        """A viewer joined (a feed that can be asked for a key frame asks)."""
+
+
+class FeedMaker(Protocol):
+    def __call__(
+        self,
+        name: str,
+        input_of: Callable[[], LiveInput | None],
+        sink: Sink,
+        clock: Clock,
+        delay_ms: float,
+        on_encoder: Callable[[], None],
+    ) -> Feed: ...
 
 
 @dataclass
@@ -113,8 +139,11 @@ class Relay:
         clock: Clock,
         delay_ms: float,
         counts: Counts | None = None,
+        makers: dict[str, FeedMaker] | None = None,
     ) -> None:
         self.source_id = source_id
+        #: the feed of an input by its scheme; any other input is pulled by a Reader
+        self._makers = makers or {}
         self._input_of = input_of
         self._clock = clock
         self._delay_ms = delay_ms
@@ -122,7 +151,7 @@ class Relay:
         #: kept by the caller across this source's relays, so that counters only grow
         self.counts = counts or Counts()
         self.input: LiveInput | None = None
-        self._reader: Reader | None = None
+        self._reader: Feed | None = None
         self._loop = asyncio.get_running_loop()
         self._gop: list[bytes] = []
         self._config: str | None = None
@@ -144,6 +173,8 @@ class Relay:
         self.viewers.add(viewer)
         if self._reader is None:
             self.open()
+        else:
+            self._reader.joined()
 
     def audience(self) -> int:
         """The connections the stream is sent to."""
@@ -161,13 +192,14 @@ class Relay:
             return
         self._set("connecting", "connecting to the source")
         sink = _ThreadSink(self)
-        self._reader = Reader(
+        make: FeedMaker = self._makers.get(scheme_of(self.input.url), Reader)
+        self._reader = make(
             self.source_id,
             self._input_of,
             sink,
             self._clock,
             self._delay_ms,
-            on_encoder=self._encoder_made_elsewhere,
+            self._encoder_made_elsewhere,
         )
         sink.reader = self._reader
         self._reader.start()
@@ -212,13 +244,11 @@ class Relay:
     def _encoder_made(self) -> None:
         self.counts.encoders += 1
 
-    def connecting(self, reader: Reader | None) -> None:
+    def connecting(self, reader: Feed | None) -> None:
         if reader is self._reader:
             self.counts.connections += 1
 
-    def picture(
-        self, reader: Reader | None, picture: Picture, codec: str, transcoded: bool
-    ) -> None:
+    def picture(self, reader: Feed | None, picture: Picture, codec: str, transcoded: bool) -> None:
         if reader is not self._reader:
             return
         self._config = wire.config(picture)
@@ -234,7 +264,7 @@ class Relay:
         how = f"{codec} transcoded to H.264 once for every viewer" if transcoded else codec
         self._live_message = f"live: {picture.width}x{picture.height} {how}"
 
-    def unit(self, reader: Reader | None, unit: Unit, data: bytes, size_in: int) -> None:
+    def unit(self, reader: Feed | None, unit: Unit, data: bytes, size_in: int) -> None:
         if reader is not self._reader:
             return
         if self._status.state != "live":
@@ -250,7 +280,7 @@ class Relay:
         for viewer in self.viewers:
             viewer.frame(data, unit.key, self.counts)
 
-    def failed(self, reader: Reader | None, reason: InputFailed) -> None:
+    def failed(self, reader: Feed | None, reason: InputFailed) -> None:
         if reader is not self._reader:
             return
         state: LiveState = "reconnecting" if self._ever_live else "failed"
@@ -264,7 +294,7 @@ class _ThreadSink:
     def __init__(self, relay: Relay) -> None:
         self._relay = relay
         self._loop = relay._loop
-        self.reader: Reader | None = None
+        self.reader: Feed | None = None
 
     def _call(self, callback: Callable[..., None], *args: object) -> None:
         try:
@@ -286,7 +316,7 @@ class _ThreadSink:
     def failed(self, reason: InputFailed) -> None:
         self._call(self._relay.failed, self._bound(), reason)
 
-    def _bound(self) -> Reader | None:
+    def _bound(self) -> Feed | None:
         return self.reader
 
 

@@ -11,7 +11,9 @@ def test_every_source_type_with_its_param_schema(api):
         "Network Streamer",
         "RTSP Streamer",
         "Command and Control",
+        "Screen share",
     }
+    assert [t for t in types if types[t]["madeByHost"]] == ["Screen share"]
     signage = types["Signage Player"]
     assert signage["signage"] is True and signage["allowed"] is True
     params = {p["paramName"]: p for p in signage["params"]}

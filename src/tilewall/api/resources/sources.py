@@ -90,7 +90,7 @@ def _for_type(kind: SourceType) -> dict[str, Any]:
 #: document only, the host checks the params itself (in its own order and words)
 ByType = Body(
     schema_extra={
-        "one_of": [_for_type(kind) for kind in CATALOGUE.values()],
+        "one_of": [_for_type(kind) for kind in CATALOGUE.values() if not kind.made_by_host],
         "discriminator": Discriminator(property_name="sourceType"),
     }
 )

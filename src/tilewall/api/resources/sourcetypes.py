@@ -29,6 +29,8 @@ class SourceTypeBody(msgspec.Struct):
     helpUrl: str
     signage: bool
     allowed: bool
+    #: made by the host (a screen share while it lasts), never created by a client
+    madeByHost: bool
     params: list[ParamSchema]
 
 
@@ -73,6 +75,7 @@ async def list_source_types(host: Host) -> SourceTypeList:
                 kind.help_url,
                 kind.signage,
                 _allowed(host, kind),
+                kind.made_by_host,
                 [_param(p) for p in kind.params],
             )
             for kind in CATALOGUE.values()

@@ -14,6 +14,7 @@ WEB_BROWSER = "Web Browser"
 NETWORK_STREAMER = "Network Streamer"
 RTSP_STREAMER = "RTSP Streamer"
 COMMAND_AND_CONTROL = "Command and Control"
+SCREEN_SHARE = "Screen share"
 #: the types that play a URL as video (the host relays it when ``live.is_live``)
 STREAMERS = (NETWORK_STREAMER, RTSP_STREAMER)
 
@@ -27,6 +28,8 @@ REFRESH_INTERVAL = "Refresh Interval"
 MUTED = "Muted"
 TRANSPORT = "Transport"
 LAYOUTS = "Layouts"
+SHARED_BY = "Shared By"
+SHARE_TARGET = "Target"
 
 PARAM_TYPES = (
     "HELP",
@@ -63,6 +66,8 @@ class SourceType:
     params: tuple[ParamSpec, ...]
     #: plays a schedule of media files, so seek, forward and rewind apply
     signage: bool = False
+    #: made by the host itself (a screen share while it lasts), never by a client
+    made_by_host: bool = False
     spec_by_name: dict[str, ParamSpec] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -148,6 +153,17 @@ CATALOGUE: dict[str, SourceType] = {
             "A control-room layout: several sources in windows.",
             "/docs/sources#command-and-control",
             (ParamSpec(LAYOUTS, "LAYOUT_SELECT", "[]", label="Layouts"),),
+        ),
+        SourceType(
+            SCREEN_SHARE,
+            "A person's screen, window or tab, shared from a browser at /share/ while they "
+            "share it (made by the share, never created by hand).",
+            "/docs/sources#screen-share",
+            (
+                ParamSpec(SHARED_BY, "TEXT", "", label="Who shares"),
+                ParamSpec(SHARE_TARGET, "TEXT", "", label="Where it was shared to"),
+            ),
+            made_by_host=True,
         ),
     )
 }

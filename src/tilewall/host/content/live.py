@@ -37,6 +37,10 @@ _SECRET_KEYS = re.compile(r"pass|pwd|secret|token|key|auth|sig", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
 HIDDEN = "***"
 
+#: the scheme of a screen share's input (``share:<sourceId>``): frames the sharer's
+#: browser sends to the host, not a URL the host opens
+SHARE_SCHEME = "share"
+
 LiveState = Literal["idle", "connecting", "live", "reconnecting", "failed"]
 
 
@@ -122,6 +126,11 @@ def is_live(url: str) -> bool:
     if scheme not in WEB_SCHEMES:
         return False
     return parts.fragment == LIVE_HINT or parts.path.lower().endswith(_LIVE_SUFFIXES)
+
+
+def share_input(source_id: str) -> LiveInput:
+    """The input of the screen share ``source_id``: its sharer's frames."""
+    return LiveInput(f"{SHARE_SCHEME}:{source_id}")
 
 
 def scheme_of(url: str) -> str:

@@ -1,6 +1,7 @@
 """Sources: things that can be played, each of a catalogue type with validated params."""
 
 import json
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -24,6 +25,8 @@ class Sources:
         self.resolvers = catalogue.Resolvers(media=self._media_name, layout=self._layout_id)
         #: the relays of live sources (set by the assembly; None: none run here)
         self.feeds: LiveFeeds | None = None
+        #: ends a screen share whose source is deleted (set by the shares)
+        self.end_share: Callable[[Source], Awaitable[None]] | None = None
 
     def _media_name(self, kind: str, name: str) -> str:
         if kind == "dir":
@@ -69,6 +72,8 @@ class Sources:
         if not name:
             raise Invalid("sourceName must not be empty")
         kind = catalogue.source_type(source_type)
+        if kind.made_by_host:
+            raise Invalid(f"a {kind.name!r} source is made by sharing a screen at /share/")
         self._licence.check_source_type(kind.name)
         unique_name(self._core.state.sources, name, source_id, "source")
         return name, catalogue.validate_params(kind, params, self.resolvers)
@@ -84,6 +89,8 @@ class Sources:
         self, source_id: str, name: str, source_type: str, params: list[Param]
     ) -> Source:
         source = self.get(source_id)
+        if catalogue.source_type(source.type).made_by_host:
+            raise Invalid(f"source {source.name!r} is a {source.type}: it lasts as its share does")
         name, checked = self._check(name, source_type, params, source_id)
         async with self._core.change() as tx:
             source.name, source.type, source.params = name, source_type, checked
@@ -92,9 +99,35 @@ class Sources:
         return source
 
     async def delete(self, source: Source) -> None:
+        """Delete ``source``, playing nowhere any more; a screen share's ends (its targets
+        go back to what they played before it)."""
+        if source.type == catalogue.SCREEN_SHARE and self.end_share is not None:
+            await self.end_share(source)
+            return
         async with self._core.change() as tx:
-            self._unassign(tx, source.id)
-            tx.delete(source)
+            self.forget(tx, source)
+
+    def forget(self, tx: Transaction, source: Source) -> None:
+        """In ``tx``: ``source`` deleted, and stopped wherever it is still assigned."""
+        self._unassign(tx, source.id)
+        tx.delete(source)
+
+    async def create_share(self, name: str, shared_by: str, target: str) -> Source:
+        """A new screen-share source (a unique name made from ``name``)."""
+        taken = {s.name for s in self._core.state.sources.values()}
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name} ({n})"
+        kind = catalogue.source_type(catalogue.SCREEN_SHARE)
+        params = [Param("TEXT", catalogue.SHARED_BY, shared_by)]
+        params.append(Param("TEXT", catalogue.SHARE_TARGET, target))
+        source = Source(
+            new_id(), unique, kind.name, catalogue.validate_params(kind, params, self.resolvers)
+        )
+        async with self._core.change() as tx:
+            tx.put(source)
+        return source
 
     def _players(self) -> list[tuple[Display | Zone | MirrorGroup, Timeline, list[int]]]:
         state = self._core.state
@@ -121,7 +154,9 @@ class Sources:
 
     def live_input(self, source: Source) -> LiveInput | None:
         """What the host opens for ``source``; None unless it is a stream source whose
-        URL the host relays (``live.is_live``)."""
+        URL the host relays (``live.is_live``), or a screen share (its sharer's frames)."""
+        if source.type == catalogue.SCREEN_SHARE:
+            return live.share_input(source.id)
         if source.type not in catalogue.STREAMERS:
             return None
         url = catalogue.param(source.params, catalogue.URL)
@@ -139,7 +174,7 @@ class Sources:
             raise Invalid(
                 f"source {source.name!r} is not a live stream: only a {catalogue.NETWORK_STREAMER}"
                 f" or {catalogue.RTSP_STREAMER} with a live URL (rtsp, srt, rtmp, udp, rtp, "
-                "HLS, MPEG-TS) has a live status"
+                f"HLS, MPEG-TS), or a {catalogue.SCREEN_SHARE}, has a live status"
             )
         return source, found
 

@@ -180,6 +180,8 @@ def _simple_source(source: Source, media: MediaCatalog | None) -> WindowSource:
         if live.is_live(url):
             return LiveSource(source.id, source.name, live_url(source.id), muted)
         return StreamSource(source.id, source.name, url, muted)
+    if source.type == catalogue.SCREEN_SHARE:
+        return LiveSource(source.id, source.name, live_url(source.id), True)
     return BlankSource(source.id, source.name, source.type)
 
 

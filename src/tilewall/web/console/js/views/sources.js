@@ -12,7 +12,8 @@ let typesCache = null;
 async function sourceTypes() {
   if (typesCache) return typesCache;
   const body = await get("/sourcetypes");
-  typesCache = body.sourceTypes || [];
+  // a screen share is made by sharing, never in this form
+  typesCache = (body.sourceTypes || []).filter((t) => !t.madeByHost);
   return typesCache;
 }
 
