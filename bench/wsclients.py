@@ -354,7 +354,9 @@ class Fleet:
                     # the page watches for silence once welcomed (a host holding its
                     # hello is waiting for its group, not silent)
                     silent_s: float | None = None
-                    while True:
+                    # asyncio.wait_for on 3.11 may swallow a cancel that comes as the
+                    # message does: the end of the run is also looked at here
+                    while not self.stopping:
                         text = await next_message(ws, silent_s)
                         if text is None:
                             if silent_s is None:
