@@ -32,3 +32,13 @@ async def test_an_announcement_without_a_stored_change_wakes_them(host: Host) ->
     await asyncio.sleep(0)
     host.core.notify(None)  # as a receiver coming or going does
     assert await asyncio.wait_for(waiter, 1) == now + 1
+
+
+async def test_a_change_of_the_group_of_hosts_wakes_them(host: Host) -> None:
+    """A console shows its host's role and the active member of the group: a change of the
+    group (as its coordination tells it) moves the revision like a change of state."""
+    now = host.core.revision
+    waiter = asyncio.ensure_future(host.core.revision_moved(now))
+    await asyncio.sleep(0)
+    host.hostgroup.changed()
+    assert await asyncio.wait_for(waiter, 1) == now + 1

@@ -252,6 +252,8 @@ class HostGroup:
                 log.exception("could not stop %s", duty.name)
 
     def _changed(self) -> None:
+        # the consoles show the role and the active member: their streams follow the revision
+        self._core.notify(frozenset())
         for listener in list(self._listeners):
             try:
                 listener()

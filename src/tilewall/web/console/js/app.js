@@ -101,6 +101,10 @@ live.subscribe((state) => {
     conn.textContent = "Host not answering";
     conn.className = "conn bad";
     conn.title = state.error.message;
+  } else if (!state.following) {
+    conn.textContent = "Connecting…";
+    conn.className = "conn";
+    conn.title = "Opening the host's stream of changes again";
   } else {
     conn.textContent = "Live";
     conn.className = "conn ok";

@@ -4,10 +4,6 @@ import { get } from "./api.js";
 import * as live from "./live.js";
 import { byId, h } from "./ui.js";
 
-const ROLE_MS = 60000;
-
-/** @type {ReturnType<typeof setInterval> | undefined} */
-let timer;
 /** @type {(() => void) | null} */
 let unsubscribe = null;
 let banner = null;
@@ -29,7 +25,7 @@ function show(group) {
   );
 }
 
-async function poll() {
+async function readGroup() {
   try {
     show(await get("/group"));
   } catch {
@@ -38,20 +34,16 @@ async function poll() {
 }
 
 /**
- * Check the host's role now, after each change the host tells (live.js), and every
- * ROLE_MS: a member's role can change without a change of its state (the active member
- * went away).
+ * Check the host's role after each change the host tells (live.js), the first as its
+ * stream of changes opens; the host tells a change of its group (its members, the active
+ * one, its own role) like any other.
  */
 export function watchGroup() {
-  if (timer) return;
-  poll();
-  timer = setInterval(poll, ROLE_MS);
-  unsubscribe = live.onHostChange(poll);
+  if (unsubscribe) return;
+  unsubscribe = live.onHostChange(readGroup);
 }
 
 export function stopWatchingGroup() {
-  clearInterval(timer);
-  timer = undefined;
   if (unsubscribe) unsubscribe();
   unsubscribe = null;
   if (banner) banner.hidden = true;

@@ -1,5 +1,7 @@
 // The live picture of the host, read again each time the host says it changed (events.js),
-// and every FALLBACK_MS while its stream of changes is down. Raw answers of the interface are folded into "targets": what an operator switches
+// never on a timer: when its stream of changes drops it is read once (to tell a lost
+// session or a host that does not answer), and the reopened stream's first event reads it
+// again for what changed meanwhile. Raw answers of the interface are folded into "targets": what an operator switches
 // (a zone, a mirror group, a display on its own), each with its state and what it shows.
 // Render descriptions (GET /displays/{id}/render: what a receiver is told to show) are
 // read for the displays on their own (their play state) and for the displays a tile
@@ -8,7 +10,6 @@
 import { get, seg } from "./api.js";
 import { followHost } from "./events.js";
 
-const FALLBACK_MS = 10000; // while the host's stream of changes is down
 const MEDIAINFO_BATCH = 24; // at most this many mediainfo calls per poll
 const RENDER_BATCH = 24; // at most this many render descriptions per poll
 const CLOCK_SAMPLES = 16;
@@ -48,16 +49,15 @@ export const live = {
   error: null,
   lastOk: 0,
   loaded: false,
+  following: false, // the host's stream of changes is open
 };
 
 const listeners = new Set();
 /** @type {Set<() => void>} */
 const hostChanged = new Set();
-let timer = null;
 let running = false;
 let inFlight = false;
 let again = false; // a change was told while a poll was under way: poll once more
-let streamUp = false;
 /** @type {(() => void) | null} */
 let unfollow = null;
 let mediaCursor = 0;
@@ -152,8 +152,10 @@ export function start() {
       refresh();
     },
     (isUp) => {
-      streamUp = isUp;
-      schedule();
+      const lost = live.following && !isUp;
+      live.following = isUp;
+      if (lost) refresh();
+      else emit();
     },
   );
   poll();
@@ -161,11 +163,9 @@ export function start() {
 
 export function stop() {
   running = false;
-  streamUp = false;
+  live.following = false;
   if (unfollow) unfollow();
   unfollow = null;
-  clearTimeout(timer);
-  timer = null;
 }
 
 /** Read the host now (after a change made here) rather than when its event comes. */
@@ -177,17 +177,6 @@ export function refresh() {
   }
   return poll();
 }
-
-/** The next read without an event: only while the stream of changes is down. */
-function schedule() {
-  clearTimeout(timer);
-  timer = null;
-  if (running && !streamUp) timer = setTimeout(poll, FALLBACK_MS);
-}
-
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden && running) refresh();
-});
 
 async function poll() {
   if (inFlight) return;
@@ -236,7 +225,6 @@ async function poll() {
     again = false;
     return poll();
   }
-  schedule();
 }
 
 async function pollMedia() {

@@ -173,6 +173,6 @@ export function renderReceivers(root) {
     section("Locked to this host", h("div", { class: "table-wrap" }, h("table", { "aria-label": "Locked receivers" }, head(), locked))),
   );
   load();
-  const timer = setInterval(load, 3000);
-  return () => clearInterval(timer);
+  // receivers coming and going, refused and locked are changes the host tells
+  return live.onHostChange(load);
 }

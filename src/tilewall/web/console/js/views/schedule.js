@@ -3,6 +3,7 @@
 
 import { get, put, del, seg } from "../api.js";
 import { h, fill, act, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
+import * as live from "../live.js";
 import { openEventForm } from "./eventform.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -195,9 +196,10 @@ export function renderSchedule(root) {
     section("Events", list),
   );
   load();
-  const timer = setInterval(load, 15000);
+  // an occurrence that starts or ends, and what it did, are changes the host tells
+  const unfollow = live.onHostChange(load);
   return () => {
-    clearInterval(timer);
+    unfollow();
     for (const dialog of document.querySelectorAll("dialog.event-dialog")) if (dialog instanceof HTMLDialogElement) dialog.close();
   };
 }
