@@ -31,6 +31,7 @@ from tilewall.api.errors import HANDLERS
 from tilewall.api.forwarding import group_forwarding
 from tilewall.api.headers import security_headers
 from tilewall.api.resources import (
+    audit,
     controlroom,
     displays,
     failover,
@@ -110,6 +111,7 @@ API_MODULES: list[ModuleType] = [
     sourcetypes,
     schedule,
     playlog,
+    audit,
     routing,
     openapi,
     render,

@@ -42,10 +42,10 @@ class FailingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
-    async def apply(self, changes: Any) -> None:
+    async def apply(self, changes: Any, audit: Any = ()) -> None:
         if self.failing:
             raise StoreFailed("the store cannot write (test)")
-        await self.real.apply(changes)
+        await self.real.apply(changes, audit)
 
 
 @pytest.fixture

@@ -74,10 +74,10 @@ async def test_readers_never_see_a_change_the_store_has_not_committed(
     release = asyncio.Event()
     apply = store.apply
 
-    async def slow_apply(changes):
+    async def slow_apply(changes, audit=()):
         committing.set()
         await release.wait()
-        await apply(changes)
+        await apply(changes, audit)
 
     store.apply = slow_apply  # type: ignore[method-assign]
     creating = asyncio.create_task(host.sources.create("Lobby page", WEB, web()))

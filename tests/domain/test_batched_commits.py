@@ -4,7 +4,7 @@ fails every change in it and leaves memory as committed; a change refused by the
 fails alone; later changes of a batch see the earlier ones."""
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -13,6 +13,7 @@ import pytest
 from tests.support.domain import WEB, locked_display, snapshot, web
 from tests.support.ports import MemoryStore
 from tilewall.host import triggers
+from tilewall.host.audit import AuditRecord
 from tilewall.host.errors import Conflict, StoreFailed
 from tilewall.host.host import Host
 from tilewall.host.memory import Event
@@ -33,7 +34,7 @@ class GatedStore(MemoryStore):
         #: the next write fails with this message
         self.fail_once: str | None = None
 
-    async def apply(self, changes: Iterable[Change]) -> None:
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
         changes = list(changes)
         self.writing.set()
         await self.open.wait()
@@ -41,7 +42,7 @@ class GatedStore(MemoryStore):
         failing, self.fail_once = self.fail_once, None
         if failing is not None:
             raise StoreFailed(failing)
-        await super().apply(changes)
+        await super().apply(changes, audit)
         self.batches.append(changes)
 
     def holds(self, kind: str, key: str) -> Any:

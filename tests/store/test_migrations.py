@@ -18,8 +18,18 @@ from tilewall.store import engine_for, migrate_database
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0004"
-TABLES = {"documents", "users", "sessions", "plays", "group_state", "group_members", "group_log"}
+HEAD = "0005"
+TABLES = {
+    "documents",
+    "users",
+    "sessions",
+    "plays",
+    "group_state",
+    "group_members",
+    "group_log",
+    "audit",
+    "audit_head",
+}
 
 
 @pytest.fixture

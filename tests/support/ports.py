@@ -2,7 +2,16 @@
 machine's simulated adapters (changes kept in the host's settings, nothing run)."""
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+from tilewall.host.audit import (
+    GENESIS,
+    AuditEntry,
+    AuditQuery,
+    AuditRecord,
+    chain,
+    first_bad,
+)
 from tilewall.host.errors import StoreFailed
 from tilewall.host.machine.ports import SettingsStore
 from tilewall.host.ports import Change
@@ -20,6 +29,8 @@ class MemoryStore:
         self.session_rows: dict[str, tuple[str, bool, int]] = {}
         self.failing: str | None = None
         self.commits = 0
+        #: the audit trail, oldest first
+        self.audit: list[AuditEntry] = []
 
     def _check(self) -> None:
         if self.failing is not None:
@@ -28,8 +39,13 @@ class MemoryStore:
     async def load_documents(self) -> dict[str, dict[str, bytes]]:
         return {kind: dict(docs) for kind, docs in self.documents.items()}
 
-    async def apply(self, changes: Iterable[Change]) -> None:
+    def _append(self, records: Sequence[AuditRecord]) -> None:
+        last = self.audit[-1] if self.audit else None
+        self.audit += chain(records, last.id if last else 0, last.hash if last else GENESIS)
+
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
         self._check()
+        self._append(audit)
         for change in changes:
             docs = self.documents.setdefault(change.kind, {})
             if change.body is None:
@@ -52,14 +68,36 @@ class MemoryStore:
     async def sessions(self) -> list[tuple[str, str, bool, int]]:
         return [(t, u, k, c) for t, (u, k, c) in self.session_rows.items()]
 
-    async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None:
+    async def put_session(
+        self,
+        token_hash: str,
+        user: str,
+        keep: bool,
+        now_ms: int,
+        audit: Sequence[AuditRecord] = (),
+    ) -> None:
         self._check()
+        self._append(audit)
         self.session_rows[token_hash] = (user, keep, now_ms)
 
-    async def delete_sessions(self, token_hashes: Iterable[str]) -> None:
+    async def delete_sessions(
+        self, token_hashes: Iterable[str], audit: Sequence[AuditRecord] = ()
+    ) -> None:
         self._check()
+        self._append(audit)
         for token_hash in token_hashes:
             self.session_rows.pop(token_hash, None)
+
+    async def append_audit(self, records: Sequence[AuditRecord]) -> None:
+        self._check()
+        self._append(records)
+
+    async def audit_page(self, query: AuditQuery) -> tuple[list[AuditEntry], bool]:
+        newest = [e for e in reversed(self.audit) if query.before is None or e.id < query.before]
+        return newest[: query.limit], True
+
+    async def verify_audit(self) -> int | None:
+        return first_bad(self.audit, (0, GENESIS), None)
 
     async def close(self) -> None:
         pass
@@ -74,3 +112,35 @@ class RefusingRunner:
 
 def simulated_machine(settings: SettingsStore) -> Platform:
     return platform_for(False, settings, RefusingRunner())
+
+
+class FailingWrites:
+    """Wraps a host's real store: while ``failing``, every write raises StoreFailed (as
+    a full disk or a lost database would) and writes nothing; reads go through."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.failing = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def _check(self) -> None:
+        if self.failing:
+            raise StoreFailed("the host's store cannot write (test): nothing was changed")
+
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
+        self._check()
+        await self.real.apply(changes, audit)
+
+    async def put_session(self, *args: Any, **kwargs: Any) -> None:
+        self._check()
+        await self.real.put_session(*args, **kwargs)
+
+    async def delete_sessions(self, *args: Any, **kwargs: Any) -> None:
+        self._check()
+        await self.real.delete_sessions(*args, **kwargs)
+
+    async def append_audit(self, records: Sequence[AuditRecord]) -> None:
+        self._check()
+        await self.real.append_audit(records)

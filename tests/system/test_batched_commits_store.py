@@ -8,7 +8,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from tests.support.app import app_client
 from tests.support.http import Api, TransportError, ok, url
 from tests.support.server import InProcessServer, ServerProcess
 from tests.support.sources import param_value
+from tilewall.host.audit import AuditRecord
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 
@@ -48,12 +49,12 @@ class SlowStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
-    async def apply(self, changes: Iterable[Change]) -> None:
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
         changes = list(changes)
         await asyncio.sleep(self.delay_s)
         if self.failing:
             raise StoreFailed("the host's store cannot write (test): nothing was changed")
-        await self.real.apply(changes)
+        await self.real.apply(changes, audit)
         self.writes += 1
 
 

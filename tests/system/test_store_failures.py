@@ -34,10 +34,10 @@ class FailOnCommand:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
-    async def apply(self, changes: Any) -> None:
+    async def apply(self, changes: Any, audit: Any = ()) -> None:
         if self.failing:
             raise StoreFailed("the host's store cannot write (test): nothing was changed")
-        await self.real.apply(changes)
+        await self.real.apply(changes, audit)
 
 
 def names(client: Api) -> list[str]:

@@ -9,6 +9,8 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 
 from tilewall.api.common import provide_host
+from tilewall.host import audit
+from tilewall.host.access.accounts import session_handle
 from tilewall.host.topology.keys import held_by_a_locked_station
 
 COOKIE = "JSESSIONID"
@@ -43,14 +45,32 @@ async def require_session(request: Request[Any, Any, Any]) -> None:
     A ``before_request`` hook of the interface's router rather than a guard (the
     framework copies the handler for every guard it runs, on every request); it runs
     where a guard would, after routing and before parameters and body are read. A
-    handler that sets its own ``before_request`` must call it."""
-    if request.scope["route_handler"].opt.get("public"):
+    handler that sets its own ``before_request`` must call it.
+
+    It also says, for the audit trail, which operation the request is and who makes it
+    (:mod:`tilewall.host.audit`)."""
+    scope = request.scope
+    audit.OPERATION.set(operation_of(scope))
+    if scope["route_handler"].opt.get("public"):
         return
     token = token_of(request)
     if not token:
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
-    if provide_host(request.app.state).accounts.session(token) is None:
+    session = provide_host(request.app.state).accounts.session(token)
+    if session is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")
+    audit.ACTOR.set(audit.Actor(session.user, address_of(scope), session_handle(token)))
+
+
+def operation_of(scope: Any) -> str:
+    """An operation as the audit trail names it: its method and path template
+    (``PUT /api/sources/{sourceId}``)."""
+    return f"{scope['method']} {scope.get('path_template') or scope['path']}"
+
+
+def address_of(scope: Any) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 #: cookies the receiver page sets with its station key for /media/ (one per seat)

@@ -16,6 +16,10 @@ of them all or nothing.
    transaction: one fsync on SQLite, one fenced, logged and announced transaction on
    PostgreSQL). Changes that come while a batch is written wait for it (they run on what
    it committed) and form the next batch.
+   The batch's transaction also writes the audit entry of each change
+   (:func:`tilewall.host.audit.record_of_change`: who, as the change's caller's context
+   says, and the before and after of what it changed), so a change is never durable
+   without its entry, nor an entry without its change.
 3. **Answered after the commit.** Once the store has committed, each change of the batch
    is installed in memory and announced, in order, in its caller's context (so what
    listeners read there, such as the play log's trigger, is the caller's); then every
@@ -36,6 +40,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from tilewall.host.audit import AuditRecord, record_of_change
 from tilewall.host.documents import SETTING, Name, decode, memory_key
 from tilewall.host.memory import State, Transaction
 from tilewall.host.ports import Change, DocumentStore
@@ -139,8 +144,10 @@ class BatchedCommits:
         store: Callable[[], DocumentStore | None],
         announce: Callable[[Transaction], None],
         observers: list[CommitObserver],
+        now_ms: Callable[[], int],
     ) -> None:
         self._documents = documents
+        self._now_ms = now_ms
         self._store = store
         self._announce = announce
         self._observers = observers
@@ -246,7 +253,7 @@ class BatchedCommits:
                 batch, self._queue = self._queue, []
                 latest, self._latest = self._latest, {}
                 self._open.clear()
-            error = await self._commit(latest, len(batch))
+            error = await self._commit(latest, len(batch), self._records(batch))
             if error is None:
                 for queued in batch:
                     self._documents.install(queued.tx)
@@ -270,11 +277,30 @@ class BatchedCommits:
             if self._queue:  # only if a change took a turn it should not have had
                 self._writer = asyncio.get_running_loop().create_task(self._write())
 
+    def _records(self, batch: list[_Queued]) -> list[AuditRecord]:
+        """The audit entry of each change of ``batch``, in order: each one's before is
+        what is committed under it, with the changes queued before it laid over."""
+        at_ms = self._now_ms()
+        laid: dict[Name, bytes | None] = {}
+        committed = self._documents.bodies
+        records = []
+        for queued in batch:
+            changes = queued.tx.changes
+            before = {name: laid[name] if name in laid else committed.get(name) for name in changes}
+            record = record_of_change(at_ms, before, changes, queued.context)
+            if record is not None:
+                records.append(record)
+            laid.update(changes)
+        return records
+
     async def _commit(
-        self, latest: dict[Name, tuple[Any, bytes | None]], count: int
+        self,
+        latest: dict[Name, tuple[Any, bytes | None]],
+        count: int,
+        records: list[AuditRecord],
     ) -> Exception | None:
-        """Write ``latest`` (of ``count`` changes) in one transaction; the error if the
-        store failed."""
+        """Write ``latest`` (of ``count`` changes) and their audit ``records`` in one
+        transaction; the error if the store failed."""
         store = self._store()
         if store is None:
             return None
@@ -282,7 +308,7 @@ class BatchedCommits:
         started = time.perf_counter()
         committed = False
         try:
-            await store.apply(changes)
+            await store.apply(changes, records)
             committed = True
         except Exception as error:
             return error

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from tilewall.host.access.accounts import Accounts
+from tilewall.host.access.trail import AuditTrail
 from tilewall.host.clock import SystemClock
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
@@ -96,6 +97,8 @@ class Host:
         #: the machine: simulated (changes kept in settings) unless host management is on
         self._machine = MachineSlot(machine(CoreSettings(self.member_core)))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
+        #: who changed what: written with each change (the store), read here
+        self.audit = AuditTrail(store)
         self.media = MediaLibrary(media)
         self.licence = LicenceRules(self.core, tuple(trusted_keys))
         self.stations = Stations(self.core, self.licence)

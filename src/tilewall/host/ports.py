@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord
 from tilewall.host.content.live import LiveStatus
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Snapshot
 
@@ -49,10 +50,11 @@ class DocumentStore(Protocol):
 
     async def load_documents(self) -> dict[str, dict[str, bytes]]: ...
 
-    async def apply(self, changes: Iterable[Change]) -> None:
-        """Write every change in one transaction: all are durable when this returns, or
-        none is written and :class:`~tilewall.host.errors.StoreFailed` is raised. The
-        host calls it once per batch of changes (:mod:`tilewall.host.commit`)."""
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
+        """Write every change, and the ``audit`` entries that record them, in one
+        transaction: all are durable when this returns, or none is written and
+        :class:`~tilewall.host.errors.StoreFailed` is raised. The host calls it once per
+        batch of changes (:mod:`tilewall.host.commit`)."""
         ...
 
 
@@ -69,9 +71,40 @@ class AccountStore(Protocol):
         """(token hash, user, keep logged in, created ms) of every stored session."""
         ...
 
-    async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None: ...
+    async def put_session(
+        self,
+        token_hash: str,
+        user: str,
+        keep: bool,
+        now_ms: int,
+        audit: Sequence[AuditRecord] = (),
+    ) -> None:
+        """Store a session, with the ``audit`` entries of its opening (one transaction)."""
+        ...
 
-    async def delete_sessions(self, token_hashes: Iterable[str]) -> None: ...
+    async def delete_sessions(
+        self, token_hashes: Iterable[str], audit: Sequence[AuditRecord] = ()
+    ) -> None:
+        """Delete sessions, with the ``audit`` entries of their end (one transaction)."""
+        ...
+
+    async def append_audit(self, records: Sequence[AuditRecord]) -> None:
+        """Write audit entries that record nothing else written (a failed login)."""
+        ...
+
+
+class AuditStore(Protocol):
+    """The audit trail (:mod:`tilewall.host.audit`): entries numbered and chained by the
+    store in the transaction that writes them."""
+
+    async def audit_page(self, query: AuditQuery) -> tuple[list[AuditEntry], bool]:
+        """The entries ``query`` asks for, newest first, and whether they are verified:
+        each holds its content and follows the entry before it."""
+        ...
+
+    async def verify_audit(self) -> int | None:
+        """The id of the first entry that breaks the whole chain; None when it holds."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +160,7 @@ class PlayLogStore(Protocol):
         ...
 
 
-class Persistence(DocumentStore, AccountStore, Protocol):
+class Persistence(DocumentStore, AccountStore, AuditStore, Protocol):
     """Everything the host keeps durably."""
 
     async def close(self) -> None: ...

@@ -49,7 +49,11 @@ class Core:
         #: changes, for metrics
         self.commit_observers: list[CommitObserver] = []
         self._commits = BatchedCommits(
-            self.documents, lambda: self.store, self._announce, self.commit_observers
+            self.documents,
+            lambda: self.store,
+            self._announce,
+            self.commit_observers,
+            clock.now_ms,
         )
         self._notices = 0
         #: resolved when the revision next moves: one future however many wait on it

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
+from tilewall.host import audit
 from tilewall.host.memory import Event
 from tilewall.host.render.description import RenderState
 from tilewall.receivers import greeting, hostgroup, liveness
@@ -255,7 +256,10 @@ class Hub:
             session.drop(f"malformed message: {str(error)[:120]}")
             return
         try:
-            await self._handle(session, message)
+            # what a receiver's message changes, the audit trail puts down to its agent
+            actor = audit.Actor(audit.AGENT, session.ip, session.seat_id or "")
+            with audit.acting(actor, f"receiver: {type(message).__name__.lower()}"):
+                await self._handle(session, message)
         except Exception:
             log.exception("receiver %s: failed to handle %s", session.who, message.__class__)
 

@@ -16,8 +16,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, entry_hash, first_bad
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
+from tilewall.store import audit as audit_sql
 from tilewall.store import tables
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES, Health, describe
@@ -158,8 +160,9 @@ class SqlStore:
                 out.setdefault(kind, {})[key] = bytes(body)
         return out
 
-    async def apply(self, changes: Iterable[Change]) -> None:
-        """Write every change in one transaction; it is committed when this returns.
+    async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
+        """Write every change and the ``audit`` entries that record them in one
+        transaction; it is committed when this returns.
 
         The last change to a document wins; writes are upserts, deletions delete.
         """
@@ -170,13 +173,14 @@ class SqlStore:
             {"kind": k, "key": key, "body": b} for (k, key), b in latest.items() if b is not None
         ]
         gone = [{"b_kind": k, "b_key": key} for (k, key), b in latest.items() if b is None]
-        if not puts and not gone:
+        if not puts and not gone and not audit:
             return
         async with self._write(list(latest)) as conn:
             if gone:
                 await conn.execute(self._sql.delete_document, gone)
             if puts:
                 await conn.execute(self._sql.put_documents, puts)
+            await audit_sql.append(conn, audit)
 
     # users
 
@@ -205,17 +209,63 @@ class SqlStore:
             rows = await conn.execute(self._sql.sessions)
             return [(t, u, bool(k), int(c)) for t, u, k, c in rows]
 
-    async def put_session(self, token_hash: str, user: str, keep: bool, now_ms: int) -> None:
+    async def put_session(
+        self,
+        token_hash: str,
+        user: str,
+        keep: bool,
+        now_ms: int,
+        audit: Sequence[AuditRecord] = (),
+    ) -> None:
         async with self._write([(SESSION, token_hash)]) as conn:
             await conn.execute(
                 self._sql.put_session,
                 {"token_hash": token_hash, "user": user, "keep": keep, "created_ms": now_ms},
             )
+            await audit_sql.append(conn, audit)
 
-    async def delete_sessions(self, token_hashes: Iterable[str]) -> None:
+    async def delete_sessions(
+        self, token_hashes: Iterable[str], audit: Sequence[AuditRecord] = ()
+    ) -> None:
         hashes = list(token_hashes)
-        if not hashes:
+        if not hashes and not audit:
             return
         sessions = tables.sessions
         async with self._write([(SESSION, h) for h in hashes]) as conn:
-            await conn.execute(sa.delete(sessions).where(sessions.c.token_hash.in_(hashes)))
+            if hashes:
+                await conn.execute(sa.delete(sessions).where(sessions.c.token_hash.in_(hashes)))
+            await audit_sql.append(conn, audit)
+
+    # the audit trail
+
+    async def append_audit(self, records: Sequence[AuditRecord]) -> None:
+        """Write entries that record no change of the store's own (a failed login)."""
+        if records:
+            async with self._write([]) as conn:
+                await audit_sql.append(conn, records)
+
+    async def audit_page(self, query: AuditQuery) -> tuple[list[AuditEntry], bool]:
+        """The entries ``query`` asks for, newest first, and whether each holds its
+        content and follows the entry before it (or, the first kept, what it follows)."""
+        async with self._read() as conn:
+            entries = await audit_sql.page(conn, query)
+            (base_id, base_hash), _ = await audit_sql.head(conn)
+            wanted = [e.id - 1 for e in entries if e.id - 1 > base_id]
+            before = await audit_sql.predecessors(conn, wanted)
+        before[base_id] = base_hash
+        verified = all(
+            before.get(e.id - 1) == e.prev and entry_hash(e.id, e.record, e.prev) == e.hash
+            for e in entries
+        )
+        return entries, verified
+
+    async def verify_audit(self) -> int | None:
+        """The id of the first entry that breaks the whole chain; None when it holds."""
+        async with self._read() as conn:
+            base, last = await audit_sql.head(conn)
+            async for chunk in audit_sql.chunks(conn):
+                bad = first_bad(chunk, base, None)
+                if bad is not None:
+                    return bad
+                base = (chunk[-1].id, chunk[-1].hash)
+        return first_bad([], base, last)

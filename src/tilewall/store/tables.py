@@ -97,3 +97,41 @@ group_log = sa.Table(
     sa.Column("at_ms", sa.BigInteger, nullable=False),
     sa.Column("changed", sa.Text, nullable=False),
 )
+
+# --- the audit trail (tilewall.host.audit): entries numbered 1, 2, ... without gaps,
+# each chained to the one before it by ``prev``
+
+audit = sa.Table(
+    "audit",
+    metadata,
+    sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("at_ms", sa.BigInteger, nullable=False),
+    sa.Column("user", sa.String, nullable=False),
+    sa.Column("address", sa.String, nullable=False),
+    sa.Column("session", sa.String, nullable=False),
+    sa.Column("operation", sa.String, nullable=False),
+    sa.Column("target_kind", sa.String, nullable=False),
+    sa.Column("target_id", sa.String, nullable=False),
+    sa.Column("target_name", sa.String, nullable=False),
+    sa.Column("changes", sa.Text, nullable=False),
+    sa.Column("outcome", sa.String, nullable=False),
+    sa.Column("prev", sa.String, nullable=False),
+    sa.Column("hash", sa.String, nullable=False),
+    sa.Index("audit_at", "at_ms"),
+    sa.Index("audit_user", "user", "id"),
+    sa.Index("audit_target", "target_id", "id"),
+    sa.Index("audit_operation", "operation", "id"),
+)
+
+#: one row (id 1): the last entry written (``last_id``, ``last_hash``) and the last one
+#: retention removed (``base_id``, ``base_hash``: what the first kept entry follows).
+#: Every write of entries locks it first, so two writes never chain off the same entry.
+audit_head = sa.Table(
+    "audit_head",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("last_id", sa.BigInteger, nullable=False),
+    sa.Column("last_hash", sa.String, nullable=False),
+    sa.Column("base_id", sa.BigInteger, nullable=False),
+    sa.Column("base_hash", sa.String, nullable=False),
+)

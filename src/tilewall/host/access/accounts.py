@@ -3,6 +3,7 @@ a bound on live sessions, and refusal of repeated failed logins (:mod:`.throttle
 
 import asyncio
 import hashlib
+import logging
 import math
 import secrets
 import time
@@ -12,9 +13,12 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from tilewall.host import audit
 from tilewall.host.access.throttle import LoginThrottle
 from tilewall.host.errors import Invalid, NotFound, TooManyAttempts
 from tilewall.host.ports import AccountStore
+
+log = logging.getLogger(__name__)
 
 _hasher = PasswordHasher()
 #: verified against when the user does not exist, so both cases cost the same
@@ -31,6 +35,27 @@ def _dummy_hash() -> str:
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def session_handle(token: str) -> str:
+    """How the audit trail names a session: a prefix of its id's hash (never the id)."""
+    return _token_hash(token)[:HANDLE]
+
+
+#: hex digits of a session's handle
+HANDLE = 12
+#: what the audit trail names the host's ending of an idle session
+EXPIRY = "session expired"
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _expiry(token_hash: str, user: str) -> audit.AuditRecord:
+    actor = audit.Actor(user, "", token_hash[:HANDLE])
+    target = audit.Target("session", token_hash[:HANDLE], user)
+    return audit.event(_now_ms(), actor, EXPIRY, target)
 
 
 @dataclass
@@ -54,15 +79,20 @@ class Accounts:
         #: token hash -> session, least recently used first
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self.throttle = LoginThrottle()
+        #: writes of the ends of sessions found expired, under way
+        self._endings: set[asyncio.Task[None]] = set()
 
     async def load(self, prune: bool = True) -> None:
         """Read users and sessions from the store; ``prune`` deletes the stale sessions
         there (only a host that writes does)."""
         if self._store is None:
             return
-        stale = self.replace(await self._store.users(), await self._store.sessions())
-        if prune:
-            await self._store.delete_sessions(stale)
+        rows = await self._store.sessions()
+        stale = self.replace(await self._store.users(), rows)
+        if prune and stale:
+            users = {token_hash: user for token_hash, user, _, _ in rows}
+            records = [_expiry(token_hash, users[token_hash]) for token_hash in stale]
+            await self._store.delete_sessions(stale, records)
 
     def replace(
         self, users: dict[str, str], sessions: list[tuple[str, str, bool, int]]
@@ -152,24 +182,42 @@ class Accounts:
         """
         wait = self.throttle.retry_after(address, user)
         if wait > 0:
+            await self._refused(address, user, "refused: too many failed logins")
             raise TooManyAttempts(_locked_message(wait), math.ceil(wait))
         ok = await self.verify_password(user, password)
         self.throttle.record(address, user, ok)
         if not ok:
+            await self._refused(address, user, "refused: invalid user name or password")
             return None
-        return await self.open_session(user, keep)
+        return await self.open_session(user, keep, address)
+
+    async def _refused(self, address: str, user: str, outcome: str) -> None:
+        if self._store is None:
+            return
+        operation = audit.OPERATION.get() or "login"
+        target = audit.Target("user", user, user)
+        record = audit.event(
+            _now_ms(), audit.Actor(user, address), operation, target, None, outcome
+        )
+        await self._store.append_audit([record])
 
     # sessions
 
-    async def open_session(self, user: str, keep: bool) -> str:
+    async def open_session(self, user: str, keep: bool, address: str = "") -> str:
         token = secrets.token_urlsafe(32)
         token_hash = _token_hash(token)
-        evicted = self._expire()
+        evicted = [(t, s.user) for t, s in self._expire()]
         while len(self._sessions) >= self.max_sessions:
-            evicted.append(self._sessions.popitem(last=False)[0])
+            oldest, session = self._sessions.popitem(last=False)
+            evicted.append((oldest, session.user))
         if self._store is not None:
-            await self._store.delete_sessions(evicted)
-            await self._store.put_session(token_hash, user, keep, int(time.time() * 1000))
+            ended = [_expiry(t, u) for t, u in evicted]
+            await self._store.delete_sessions([t for t, _ in evicted], ended)
+            handle = token_hash[:HANDLE]
+            actor = audit.Actor(user, address, handle)
+            operation = audit.OPERATION.get() or "login"
+            opened = audit.event(_now_ms(), actor, operation, audit.Target("session", handle, user))
+            await self._store.put_session(token_hash, user, keep, _now_ms(), [opened])
         self._sessions[token_hash] = Session(user, keep, time.monotonic())
         return token
 
@@ -184,6 +232,7 @@ class Accounts:
         now = time.monotonic()
         if not session.keep and now - session.last_seen > self.idle_timeout_s:
             del self._sessions[token_hash]
+            self._end_expired(token_hash, session.user)
             return None
         session.last_seen = now
         self._sessions.move_to_end(token_hash)
@@ -191,17 +240,44 @@ class Accounts:
 
     async def close_session(self, token: str) -> None:
         token_hash = _token_hash(token)
-        if self._sessions.pop(token_hash, None) is not None and self._store is not None:
-            await self._store.delete_sessions([token_hash])
+        session = self._sessions.pop(token_hash, None)
+        if session is not None and self._store is not None:
+            handle = token_hash[:HANDLE]
+            actor = audit.ACTOR.get() or audit.Actor(session.user, "", handle)
+            operation = audit.OPERATION.get() or "logout"
+            ended = audit.event(
+                _now_ms(), actor, operation, audit.Target("session", handle, session.user)
+            )
+            await self._store.delete_sessions([token_hash], [ended])
 
-    def _expire(self) -> list[str]:
+    def _end_expired(self, token_hash: str, user: str) -> None:
+        """Delete the stored session found expired, with its audit entry (off the
+        request that found it: the request is answered 401 either way)."""
+        if self._store is None:
+            return
+        store = self._store
+
+        async def end() -> None:
+            try:
+                await store.delete_sessions([token_hash], [_expiry(token_hash, user)])
+            except Exception as error:  # the next login or start ends it again
+                log.warning("could not record the end of an expired session: %s", error)
+
+        try:
+            task = asyncio.get_running_loop().create_task(end())
+        except RuntimeError:  # no loop: the next start prunes it
+            return
+        self._endings.add(task)
+        task.add_done_callback(self._endings.discard)
+
+    def _expire(self) -> list[tuple[str, Session]]:
         now = time.monotonic()
         stale = [
-            t
+            (t, s)
             for t, s in self._sessions.items()
             if not s.keep and now - s.last_seen > self.idle_timeout_s
         ]
-        for token_hash in stale:
+        for token_hash, _ in stale:
             del self._sessions[token_hash]
         return stale
 

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from tilewall.host import audit
 from tilewall.host.access.accounts import Accounts
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Role, Snapshot
 from tilewall.host.ports import GroupCoordination
@@ -187,7 +188,8 @@ class HostGroup:
     async def writes_open(self) -> None:
         async with self._switch:
             if self.role is Role.ACTIVE:
-                await self._start_duties()
+                with self._acting("failover: take over"):
+                    await self._start_duties()
 
     async def deactivated(self, reason: str) -> None:
         async with self._switch:
@@ -195,7 +197,8 @@ class HostGroup:
             self.role = Role.STANDBY
             if was is Role.ACTIVE:
                 log.warning("this host is no longer active in its group: %s", reason)
-            await self._stop_duties()
+            with self._acting("failover: step down"):
+                await self._stop_duties()
         self._changed()
         self._check_failback()
 
@@ -226,6 +229,13 @@ class HostGroup:
             self._presence.replace_online(seats)
 
     # --- internals --------------------------------------------------------------------
+
+    def _acting(self, operation: str) -> contextlib.AbstractContextManager[None]:
+        """What the duties change as a member of a group takes or gives up the active
+        role is failover's doing (a solo host's, its own)."""
+        if self.coordination is None:
+            return contextlib.nullcontext()
+        return audit.acting(audit.Actor(audit.FAILOVER), operation)
 
     async def _install(self, snapshot: Snapshot) -> None:
         await self._core.replace(snapshot.documents)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 
+from tilewall.host import audit
 from tilewall.host.errors import StoreFailed
 from tilewall.host.model import ScheduleState
 from tilewall.host.schedule.events import Events
@@ -19,6 +20,9 @@ from tilewall.host.schedule.playlog import DAY_MS, PlayLog
 from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)
+
+#: how the audit trail names what the schedule does on its own
+SCHEDULE_TICK = "schedule: apply events"
 
 SETTING = "schedule"
 #: the loop looks at the clock this often, so an occurrence fires within a second
@@ -68,7 +72,8 @@ class Scheduler:
         """Tick now, after an event changed, so that an occurrence it starts or ends does
         so before the change is answered; a store that fails leaves it to the loop."""
         try:
-            await self.tick()
+            with audit.acting(audit.Actor(audit.SCHEDULE), SCHEDULE_TICK):
+                await self.tick()
         except StoreFailed as error:
             log.error("the scheduler could not apply a changed event yet: %s", error)
 
@@ -109,7 +114,8 @@ class Scheduler:
             try:
                 now = self._core.clock.now_ms()
                 if self.due(now):
-                    await self.tick()
+                    with audit.acting(audit.Actor(audit.SCHEDULE), SCHEDULE_TICK):
+                        await self.tick()
                 if now - self._pruned_ms >= PRUNE_EVERY_MS:
                     self._pruned_ms = now
                     await self._playlog.prune()

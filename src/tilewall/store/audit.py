@@ -1,0 +1,130 @@
+"""The audit trail's statements (:mod:`tilewall.host.audit`), run on a connection of the
+store: entries are appended in the transaction of what they record."""
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, Target, chain
+from tilewall.store.engine import AsyncConnection
+from tilewall.store.tables import audit, audit_head
+
+_HEAD = sa.select(
+    audit_head.c.last_id, audit_head.c.last_hash, audit_head.c.base_id, audit_head.c.base_hash
+).where(audit_head.c.id == 1)
+_COLUMNS = [
+    audit.c.id,
+    audit.c.at_ms,
+    audit.c.user,
+    audit.c.address,
+    audit.c.session,
+    audit.c.operation,
+    audit.c.target_kind,
+    audit.c.target_id,
+    audit.c.target_name,
+    audit.c.changes,
+    audit.c.outcome,
+    audit.c.prev,
+    audit.c.hash,
+]
+#: entries read at a time while a whole chain is checked
+CHUNK = 5000
+
+
+def _row(entry: AuditEntry) -> dict[str, Any]:
+    record = entry.record
+    target = record.target or Target("", "", "")
+    return {
+        "id": entry.id,
+        "at_ms": record.at_ms,
+        "user": record.user,
+        "address": record.address,
+        "session": record.session,
+        "operation": record.operation,
+        "target_kind": target.kind,
+        "target_id": target.id,
+        "target_name": target.name,
+        "changes": record.changes,
+        "outcome": record.outcome,
+        "prev": entry.prev,
+        "hash": entry.hash,
+    }
+
+
+def entry_of(row: Sequence[Any]) -> AuditEntry:
+    (id_, at_ms, user, address, session, operation, kind, target_id, name) = row[:9]
+    changes, outcome, prev, digest = row[9:]
+    target = Target(kind, target_id, name) if kind or target_id else None
+    record = AuditRecord(int(at_ms), user, address, session, operation, target, changes, outcome)
+    return AuditEntry(int(id_), record, prev, digest)
+
+
+async def append(conn: AsyncConnection, records: Sequence[AuditRecord]) -> list[AuditEntry]:
+    """Number and chain ``records`` after the last entry and insert them, in the
+    transaction of ``conn``. The head row is locked first (PostgreSQL: ``FOR UPDATE``;
+    SQLite has one writer at a time), so two transactions never chain off the same
+    entry; ids are the primary key besides."""
+    if not records:
+        return []
+    head = (await conn.execute(_HEAD.with_for_update())).one()
+    entries = chain(records, int(head.last_id), head.last_hash)
+    await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+    last = entries[-1]
+    await conn.execute(
+        sa.update(audit_head)
+        .where(audit_head.c.id == 1)
+        .values(last_id=last.id, last_hash=last.hash)
+    )
+    return entries
+
+
+async def head(conn: AsyncConnection) -> tuple[tuple[int, str], tuple[int, str]]:
+    """((base id, base hash), (last id, last hash))."""
+    row = (await conn.execute(_HEAD)).one()
+    return (int(row.base_id), row.base_hash), (int(row.last_id), row.last_hash)
+
+
+def _filtered(query: AuditQuery) -> sa.Select[Any]:
+    statement = sa.select(*_COLUMNS)
+    if query.since_ms is not None:
+        statement = statement.where(audit.c.at_ms >= query.since_ms)
+    if query.until_ms is not None:
+        statement = statement.where(audit.c.at_ms < query.until_ms)
+    if query.user is not None:
+        statement = statement.where(audit.c.user == query.user)
+    if query.target is not None:
+        statement = statement.where(audit.c.target_id == query.target)
+    if query.operation is not None:
+        statement = statement.where(audit.c.operation == query.operation)
+    if query.before is not None:
+        statement = statement.where(audit.c.id < query.before)
+    return statement
+
+
+async def page(conn: AsyncConnection, query: AuditQuery) -> list[AuditEntry]:
+    """The newest ``query.limit`` entries that match, newest first (keyset paging on the
+    id: a page goes on from the id before which the last one stopped)."""
+    statement = _filtered(query).order_by(audit.c.id.desc()).limit(query.limit)
+    return [entry_of(row) for row in await conn.execute(statement)]
+
+
+async def predecessors(conn: AsyncConnection, ids: Sequence[int]) -> dict[int, str]:
+    """The hash of each entry of ``ids`` that is kept."""
+    if not ids:
+        return {}
+    rows = await conn.execute(sa.select(audit.c.id, audit.c.hash).where(audit.c.id.in_(ids)))
+    return {int(i): h for i, h in rows}
+
+
+async def chunks(conn: AsyncConnection) -> AsyncIterator[list[AuditEntry]]:
+    """Every kept entry, oldest first, a chunk at a time."""
+    after = -1
+    while True:
+        statement = sa.select(*_COLUMNS).where(audit.c.id > after).order_by(audit.c.id).limit(CHUNK)
+        rows = (await conn.execute(statement)).all()
+        if rows:
+            yield [entry_of(row) for row in rows]
+        if len(rows) < CHUNK:
+            return
+        after = int(rows[-1][0])

@@ -1,0 +1,272 @@
+"""The audit trail over HTTP: each kind of change leaves one entry with exactly who, what
+and how (before and after of the fields it changed, never a secret); logins, failed
+logins and logouts are recorded; a refused request (4xx) and a store that cannot write
+leave none; the entries are chained by their hashes; ``GET /api/audit`` filters and
+pages (keyset, newest first) and ``/api/audit.csv`` gives the same as CSV."""
+
+import csv
+import hashlib
+import io
+import itertools
+import json
+from datetime import datetime
+from typing import Any
+
+from tests.support.app import host_of, set_licence
+from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
+from tests.support.ports import FailingWrites
+from tests.support.sources import WEB, source_body
+from tests.support.topology import locked_display
+
+GENESIS = "0" * 64
+ENTRY_FIELDS = {
+    "id",
+    "at",
+    "user",
+    "address",
+    "session",
+    "operation",
+    "target",
+    "changes",
+    "outcome",
+    "prev",
+    "hash",
+}
+
+
+def audit(api: Api, **params: Any) -> dict[str, Any]:
+    body: dict[str, Any] = ok(api.get("/audit", params=params))
+    assert set(body) == {"entries", "next", "verified"}
+    for entry in body["entries"]:
+        assert set(entry) == ENTRY_FIELDS
+    return body
+
+
+def newest(api: Api) -> dict[str, Any]:
+    entries: list[dict[str, Any]] = audit(api, limit=1)["entries"]
+    return entries[0]
+
+
+def last_id(api: Api) -> int:
+    return int(newest(api)["id"])
+
+
+def instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def session_handle(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def create(api: Api, name: str, page: str = "https://example.org/") -> dict[str, Any]:
+    created: dict[str, Any] = ok(api.post("/sources", json=source_body(WEB, name, URL=page)))
+    return created
+
+
+def _params(page: str) -> list[dict[str, str]]:
+    """A web page source's parameters as the host stores them."""
+    return [
+        {"paramName": "", "paramValue": "/docs/sources#web-browser", "type": "HELP"},
+        {"paramName": "URL", "paramValue": page, "type": "URL"},
+        {"paramName": "Refresh Interval", "paramValue": "0", "type": "NUMBER"},
+    ]
+
+
+def test_a_created_source_is_recorded_with_who_what_and_every_field(api: Api) -> None:
+    created = create(api, "Lobby page")
+    source_id = created["sourceId"]
+    entry = newest(api)
+    assert entry["user"] == ADMIN
+    assert entry["address"] == "testclient"
+    assert entry["session"] == session_handle(api.session or "")
+    assert entry["operation"] == "POST /api/sources"
+    assert entry["target"] == {"kind": "source", "id": source_id, "name": "Lobby page"}
+    assert entry["outcome"] == "ok"
+    assert entry["at"].endswith("Z")
+    assert entry["changes"] == [
+        {
+            "kind": "source",
+            "id": source_id,
+            "name": "Lobby page",
+            "created": {
+                "id": {"before": None, "after": source_id},
+                "name": {"before": None, "after": "Lobby page"},
+                "params": {"before": None, "after": _params("https://example.org/")},
+                "type": {"before": None, "after": WEB},
+            },
+        }
+    ]
+
+
+def test_an_update_records_only_the_fields_it_changed(api: Api) -> None:
+    source_id = create(api, "Lobby page")["sourceId"]
+    body = source_body(WEB, "Front desk", URL="https://example.org/")
+    ok(api.put(url("sources", source_id), json=body))
+    entry = newest(api)
+    assert entry["operation"] == "PUT /api/sources/{sourceId}"
+    assert entry["target"] == {"kind": "source", "id": source_id, "name": "Front desk"}
+    assert entry["changes"] == [
+        {
+            "kind": "source",
+            "id": source_id,
+            "name": "Front desk",
+            "changed": {"name": {"before": "Lobby page", "after": "Front desk"}},
+        }
+    ]
+
+
+def test_a_deletion_records_what_was_there(api: Api) -> None:
+    source_id = create(api, "Lobby page")["sourceId"]
+    ok(api.delete(url("sources", source_id)))
+    entry = newest(api)
+    assert entry["operation"] == "DELETE /api/sources/{sourceId}"
+    assert entry["changes"] == [
+        {
+            "kind": "source",
+            "id": source_id,
+            "name": "Lobby page",
+            "deleted": {
+                "id": {"before": source_id, "after": None},
+                "name": {"before": "Lobby page", "after": None},
+                "params": {"before": _params("https://example.org/"), "after": None},
+                "type": {"before": WEB, "after": None},
+            },
+        }
+    ]
+
+
+def test_a_switch_records_the_display_timeline_before_and_after(api: Api) -> None:
+    display = locked_display(api)
+    source_id = create(api, "Lobby page")["sourceId"]
+    ok(api.put(f"/displays/{display}/switch", params={"destinationSourceId": source_id}))
+    entry = newest(api)
+    assert entry["operation"] == "PUT /api/displays/{displayId}/switch"
+    assert entry["target"]["kind"] == "display"
+    assert entry["target"]["id"] == str(display)
+    [change] = entry["changes"]
+    timeline = change["changed"]["timeline"]
+    assert timeline["before"]["assigned_source_id"] == ""
+    assert timeline["after"]["assigned_source_id"] == source_id
+    assert set(change["changed"]) == {"timeline"}
+
+
+def test_a_setting_is_recorded_as_its_value(api: Api) -> None:
+    ok(api.put("/playlog/settings", json={"retentionDays": 30}))
+    entry = newest(api)
+    assert entry["operation"] == "PUT /api/playlog/settings"
+    assert entry["target"] == {"kind": "setting", "id": "playlog_retention_days", "name": ""}
+    assert entry["changes"][0]["created"] == {"value": {"before": None, "after": 30}}
+
+
+def test_secrets_are_recorded_as_changed_never_as_their_value(api: Api) -> None:
+    set_licence(api, reseller_name="Acme", code="SECRET-LICENCE-CODE")
+    entry = newest(api)
+    assert entry["user"] == "host"  # the host's own doing: no request asked
+    assert "SECRET-LICENCE-CODE" not in json.dumps(audit(api))
+    [change] = entry["changes"]
+    assert change["created"]["code"] == {"before": None, "after": "(redacted)"}
+    assert change["created"]["reseller_name"] == {"before": None, "after": "Acme"}
+
+
+def test_a_refused_request_leaves_no_entry(api: Api) -> None:
+    before = last_id(api)
+    error(api.post("/sources", json=source_body(WEB, "Bad", URL="ftp://nope")), 400)
+    error(api.delete(url("sources", "no-such-source")), 404)
+    error(api.put("/playlog/settings", json={"retentionDays": 0}), 400)
+    assert last_id(api) == before
+
+
+def test_a_store_that_cannot_write_leaves_no_entry(api: Api) -> None:
+    host = host_of(api)
+    before = last_id(api)
+    failing = FailingWrites(host.core.store)
+    host.core.store = failing
+    failing.failing = True
+    try:
+        error(api.post("/sources", json=source_body(WEB, "Lost", URL="https://example.org/")), 503)
+    finally:
+        host.core.store = failing.real
+    assert last_id(api) == before
+    create(api, "Kept")
+    assert newest(api)["id"] == before + 1
+
+
+def test_logins_failed_logins_and_logouts_are_recorded(anon: Api) -> None:
+    error(anon.post("/session", json={"user": ADMIN, "password": "wrong password"}), 401)
+    token = login(anon)
+    handle = session_handle(token)
+    first_login = [e for e in audit(anon)["entries"] if e["operation"] == "POST /api/session"]
+    refused, opened = first_login[1], first_login[0]
+    assert refused["user"] == ADMIN and refused["address"] == "testclient"
+    assert refused["outcome"] == "refused: invalid user name or password"
+    assert refused["session"] == "" and refused["changes"] == []
+    assert refused["target"] == {"kind": "user", "id": ADMIN, "name": ADMIN}
+    assert opened["outcome"] == "ok" and opened["session"] == handle
+    assert opened["target"] == {"kind": "session", "id": handle, "name": ADMIN}
+    ok(anon.delete("/session"))
+    login(anon)
+    logged_out = audit(anon)["entries"][1]
+    assert logged_out["operation"] == "DELETE /api/session"
+    assert logged_out["session"] == handle and logged_out["user"] == ADMIN
+    assert logged_out["target"] == {"kind": "session", "id": handle, "name": ADMIN}
+
+
+def test_entries_chain_each_to_the_one_before(api: Api) -> None:
+    for name in ("One", "Two", "Three"):
+        create(api, name)
+    body = audit(api, limit=1000)
+    assert body["verified"] is True
+    entries = list(reversed(body["entries"]))
+    assert [e["id"] for e in entries] == list(range(1, len(entries) + 1))
+    assert entries[0]["prev"] == GENESIS
+    for before, after in itertools.pairwise(entries):
+        assert after["prev"] == before["hash"]
+    assert len({e["hash"] for e in entries}) == len(entries)
+
+
+def test_filters_and_pages_newest_first(api: Api) -> None:
+    ids = [create(api, f"Page {n}")["sourceId"] for n in range(5)]
+    created = audit(api, operation="POST /api/sources")
+    assert [e["target"]["id"] for e in created["entries"]] == ids[::-1]
+    assert created["next"] is None
+    first = audit(api, operation="POST /api/sources", limit=2)
+    assert [e["target"]["id"] for e in first["entries"]] == ids[:2:-1]
+    second = audit(api, operation="POST /api/sources", limit=2, before=first["next"])
+    assert [e["target"]["id"] for e in second["entries"]] == ids[2:0:-1]
+    assert [e["id"] for e in audit(api, target=ids[1])["entries"]] == [second["entries"][1]["id"]]
+    assert {e["user"] for e in audit(api, user=ADMIN)["entries"]} == {ADMIN}
+    assert audit(api, user="nobody")["entries"] == []
+    newest_at = newest(api)["at"]
+    since = audit(api, since=newest_at)["entries"]
+    assert since and all(instant(e["at"]) >= instant(newest_at) for e in since)
+    until = audit(api, until=newest_at)["entries"]
+    assert until and all(instant(e["at"]) < instant(newest_at) for e in until)
+    error(api.get("/audit", params={"since": newest_at, "until": newest_at}), 400, "until")
+    error(api.get("/audit", params={"limit": 0}), 400)
+
+
+def test_the_csv_gives_the_same_entries(api: Api) -> None:
+    create(api, "=SUM(A1)")
+    response = api.get("/audit.csv")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    entries = audit(api, limit=1000)["entries"]
+    assert [int(r["id"]) for r in rows] == [e["id"] for e in entries]
+    top = rows[0]
+    assert top["targetName"] == "'=SUM(A1)"  # never run as a formula
+    assert top["operation"] == "POST /api/sources"
+    assert json.loads(top["changes"]) == entries[0]["changes"]
+    assert top["hash"] == entries[0]["hash"]
+
+
+def test_the_audit_needs_a_session(anon: Api) -> None:
+    error(anon.get("/audit"), 401)
+
+
+def test_the_password_never_appears(anon: Api) -> None:
+    error(anon.post("/session", json={"user": ADMIN, "password": "wrong password"}), 401)
+    login(anon)
+    text = anon.get("/audit.csv").text + json.dumps(audit(anon))
+    assert PASSWORD not in text and "wrong password" not in text
