@@ -15,7 +15,8 @@ WEB = "Web Browser"
 STREAMER = "Network Streamer"
 RTSP = "RTSP Streamer"
 CONTROL = "Command and Control"
-CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, RTSP, CONTROL)
+VNC = "Desktop Streamer (VNC)"
+CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, RTSP, VNC, CONTROL)
 
 #: the params of every catalogue type, with their types (HELP params left out)
 PARAM_TYPES = {
@@ -28,6 +29,7 @@ PARAM_TYPES = {
     WEB: {"URL": "URL", "Refresh Interval": "NUMBER"},
     STREAMER: {"URL": "URL", "Muted": "CHECKBOX"},
     RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX"},
+    VNC: {"Host": "TEXT", "Port": "NUMBER", "Password": "TEXT"},
     CONTROL: {"Layouts": "LAYOUT_SELECT"},
 }
 
@@ -74,6 +76,8 @@ def minimal_params(api: Api, type_: str) -> dict[str, str]:
         return {"URL": "https://example.org/page"}
     if type_ == RTSP:
         return {"URL": "rtsp://camera.example/stream"}
+    if type_ == VNC:
+        return {"Host": "desktop.example"}
     return {}
 
 

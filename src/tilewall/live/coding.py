@@ -93,38 +93,29 @@ def _size_of(key_frame: bytes) -> tuple[int, int] | None:
 
 
 class Transcoder:
-    """Decoded and encoded once with libx264 (ultrafast, zero latency: a frame out for
-    each frame in; a key frame every second, parameter sets repeated before each)."""
+    """Decoded and encoded once to H.264 (``tilewall.live.encoding``: libx264,
+    ultrafast, zero latency; a key frame every second, parameter sets repeated before
+    each). ``hardware``: a hardware encoder first, where one opens (capture devices)."""
 
     transcoded = True
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, hardware: bool = False) -> None:
         self._stream = stream
         self._decoder = stream.codec_context
         self._fps = frame_rate(stream)
+        self._hardware = hardware
         self._encoder: Any = None
         self._count = 0
         self._ats: dict[int, float] = {}
         self._sets = nal.ParameterSets()
 
     def _encoder_for(self, frame: Any) -> Any:
-        encoder = av.CodecContext.create("libx264", "w")
-        # 4:2:0 needs even sizes
-        encoder.width, encoder.height = frame.width & ~1, frame.height & ~1
-        encoder.pix_fmt = "yuv420p"
+        from tilewall.live.encoding import open_encoder  # it imports this module
+
         rate = Fraction(self._fps).limit_denominator(1001)
-        encoder.time_base = 1 / rate
-        encoder.framerate = rate
-        keyint = max(1, round(self._fps))
-        encoder.gop_size = keyint
-        encoder.max_b_frames = 0
-        encoder.options = {
-            "preset": "ultrafast",
-            "tune": "zerolatency",
-            "x264-params": f"keyint={keyint}:min-keyint={keyint}:scenecut=0:repeat-headers=1",
-        }
-        encoder.open()
-        return encoder
+        # 4:2:0 needs even sizes
+        size = (frame.width & ~1, frame.height & ~1)
+        return open_encoder(size, self._fps, 1 / rate, max(1, round(self._fps)), self._hardware)
 
     def feed(self, packet: Any, at: float) -> list[Unit]:
         out: list[Unit] = []
@@ -135,12 +126,13 @@ class Transcoder:
         for frame in frames:
             if self._encoder is None:
                 self._encoder = self._encoder_for(frame)
+            fmt = self._encoder.pix_fmt
             if (frame.format.name, frame.width, frame.height) != (
-                "yuv420p",
+                fmt,
                 self._encoder.width,
                 self._encoder.height,
             ):
-                frame = frame.reformat(self._encoder.width, self._encoder.height, "yuv420p")
+                frame = frame.reformat(self._encoder.width, self._encoder.height, fmt)
             frame.pts = self._count
             frame.time_base = self._encoder.time_base
             self._ats[self._count] = at
@@ -161,14 +153,17 @@ class Transcoder:
 Coding = Passthrough | Transcoder
 
 
-def coding_for(stream: Any, on_encoder: Callable[[], None] = lambda: None) -> Coding:
+def coding_for(
+    stream: Any, on_encoder: Callable[[], None] = lambda: None, hardware: bool = False
+) -> Coding:
     """How ``stream``'s packets become receivers' access units; :class:`InputFailed`
     (lasting) when its codec cannot be decoded here. ``on_encoder`` is told of each
-    transcoder made (the count of encoders is what a test of "once per stream" reads)."""
+    transcoder made (the count of encoders is what a test of "once per stream" reads);
+    ``hardware``: a transcoder tries a hardware encoder first."""
     name = stream.codec_context.name
     if name == PASSED:
         return Passthrough(stream)
     if name not in av.codecs_available:
         raise InputFailed(f"unsupported codec: {name}", lasting=True)
     on_encoder()
-    return Transcoder(stream)
+    return Transcoder(stream, hardware)

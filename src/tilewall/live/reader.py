@@ -8,9 +8,10 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tilewall.host.content.live import LiveInput, redact, redact_text
+from tilewall.host.content import screens
+from tilewall.host.content.live import LiveInput, redact, redact_text, scheme_of
 from tilewall.host.ports import Clock
-from tilewall.live import coding
+from tilewall.live import coding, vnc
 from tilewall.live.coding import Picture, Unit
 from tilewall.live.failure import InputFailed
 from tilewall.live.opening import failure, open_input
@@ -102,6 +103,10 @@ class Reader:
     def _pull(self, source: LiveInput) -> bool:
         """Read ``source`` until it ends or this reader stops; whether any frame came.
         Raises :class:`InputFailed`."""
+        if scheme_of(source.url) == screens.VNC_SCHEME:
+            return vnc.pull(
+                source, self._sink, self._clock, self._delay_ms, self._stopped, self._on_encoder
+            )
         container = open_input(source)
         ran = False
         try:

@@ -10,6 +10,7 @@ def test_every_source_type_with_its_param_schema(api):
         "Web Browser",
         "Network Streamer",
         "RTSP Streamer",
+        "Desktop Streamer (VNC)",
         "Command and Control",
         "Screen share",
     }

@@ -9,7 +9,7 @@ from litestar.params import Body, Parameter
 
 from tilewall.api.common import Done, NotBlank, errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
+from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType, shown_params
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 
@@ -18,7 +18,12 @@ TAGS = ["Sources"]
 
 #: the source types of the catalogue (GET /sourcetypes has their params)
 SourceTypeName = Literal[
-    "Signage Player", "Web Browser", "Network Streamer", "RTSP Streamer", "Command and Control"
+    "Signage Player",
+    "Web Browser",
+    "Network Streamer",
+    "RTSP Streamer",
+    "Desktop Streamer (VNC)",
+    "Command and Control",
 ]
 #: a param's type: one of the catalogue's, or empty for "the param's own"
 ParamType = Annotated[
@@ -116,11 +121,15 @@ class SourceList(msgspec.Struct):
 
 
 def shape(source: Source) -> SourceOut:
+    """``source`` as clients read it: secret params (a VNC password) hidden."""
     return SourceOut(
         source.id,
         source.name,
         source.type,
-        [ParamBody(p.type, p.paramName, p.paramValue) for p in source.params],
+        [
+            ParamBody(p.type, p.paramName, p.paramValue)
+            for p in shown_params(source.type, source.params)
+        ],
     )
 
 

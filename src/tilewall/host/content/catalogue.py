@@ -5,7 +5,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tilewall.host.content import live
+from tilewall.host.content import live, screens
 from tilewall.host.errors import Invalid
 from tilewall.host.model import Param
 
@@ -15,8 +15,12 @@ NETWORK_STREAMER = "Network Streamer"
 RTSP_STREAMER = "RTSP Streamer"
 COMMAND_AND_CONTROL = "Command and Control"
 SCREEN_SHARE = "Screen share"
+DESKTOP_VNC = "Desktop Streamer (VNC)"
+CAPTURE = "Capture"
 #: the types that play a URL as video (the host relays it when ``live.is_live``)
 STREAMERS = (NETWORK_STREAMER, RTSP_STREAMER)
+#: the types that show a machine's screen, always relayed live (``screens``)
+SCREENS = (DESKTOP_VNC,)
 
 # param names, shared with the receiver's render description
 MEDIA = "Media"
@@ -30,6 +34,13 @@ TRANSPORT = "Transport"
 LAYOUTS = "Layouts"
 SHARED_BY = "Shared By"
 SHARE_TARGET = "Target"
+HOST = "Host"
+PORT = "Port"
+PASSWORD = "Password"
+DEVICE = "Device"
+SEAT = "Seat"
+RESOLUTION = "Resolution"
+FRAME_RATE = "Frame Rate"
 
 PARAM_TYPES = (
     "HELP",
@@ -56,6 +67,11 @@ class ParamSpec:
     maximum: float | None = None
     #: a URL param that takes live streams (``live.check_stream_url``), not only pages
     stream: bool = False
+    #: a TEXT param's own rule: ``check(name, value)`` gives the canonical value or
+    #: raises Invalid
+    check: Callable[[str, str], str] | None = None
+    #: never shown to a client reading the source back (``shown_params``)
+    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,6 +162,38 @@ CATALOGUE: dict[str, SourceType] = {
                     label="RTSP transport (auto, tcp or udp)",
                 ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
+            ),
+        ),
+        SourceType(
+            DESKTOP_VNC,
+            "A computer's desktop over VNC, view-only: the host connects once for every "
+            "display that shows it.",
+            "/docs/sources#desktop-streamer-vnc",
+            (
+                ParamSpec(
+                    HOST,
+                    "TEXT",
+                    "",
+                    required=True,
+                    label="VNC server (host name or IP address)",
+                    check=screens.check_vnc_host,
+                ),
+                ParamSpec(
+                    PORT,
+                    "NUMBER",
+                    str(screens.DEFAULT_VNC_PORT),
+                    minimum=1,
+                    maximum=65535,
+                    label="Port",
+                ),
+                ParamSpec(
+                    PASSWORD,
+                    "TEXT",
+                    "",
+                    label="Password (never shown again)",
+                    check=screens.check_password,
+                    secret=True,
+                ),
             ),
         ),
         SourceType(
@@ -271,13 +319,16 @@ def _value(spec: ParamSpec, value: str, resolvers: Resolvers) -> str:
         case "LAYOUT_SELECT":
             return _layouts(spec, value, resolvers)
         case _:
-            return value
+            return spec.check(spec.name, value) if spec.check else value
 
 
-def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers) -> list[Param]:
+def validate_params(
+    kind: SourceType, params: list[Param], resolvers: Resolvers, stored: list[Param] | None = None
+) -> list[Param]:
     """The complete, canonical params of a source of ``kind``, in schema order.
 
     Missing params take their defaults; a HELP param is ignored (the host adds its own).
+    A secret param given back as it was read (hidden) keeps its value in ``stored``.
     """
     given: dict[str, str] = {}
     for param in params:
@@ -293,7 +344,10 @@ def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers)
             raise Invalid(f"param {spec.name!r} has type {spec.type}, not {param.type!r}")
         if spec.name in given:
             raise Invalid(f"param {spec.name!r} is given twice")
-        given[spec.name] = param.paramValue
+        value = param.paramValue
+        if spec.secret:
+            value = screens.kept_secret(value, _stored(stored, spec.name))
+        given[spec.name] = value
     out = [Param("HELP", "", kind.help_url)]
     for spec in kind.params:
         if spec.name not in given and spec.required:
@@ -302,6 +356,25 @@ def validate_params(kind: SourceType, params: list[Param], resolvers: Resolvers)
             Param(spec.type, spec.name, _value(spec, given.get(spec.name, spec.default), resolvers))
         )
     return out
+
+
+def _stored(params: list[Param] | None, name: str) -> str:
+    return param(params or [], name)
+
+
+def shown_params(kind_name: str, params: list[Param]) -> list[Param]:
+    """``params`` of a source of ``kind_name`` as a client reading it sees them: secret
+    params hidden."""
+    kind = CATALOGUE.get(kind_name)
+    if kind is None or not any(spec.secret for spec in kind.params):
+        return params
+    secret = {spec.name for spec in kind.params if spec.secret}
+    return [
+        Param(p.type, p.paramName, screens.shown_secret(p.paramValue))
+        if p.paramName in secret
+        else p
+        for p in params
+    ]
 
 
 def param(params: list[Param], name: str, default: str = "") -> str:

@@ -15,7 +15,7 @@ make FFmpeg read the host's own files or processes.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -63,10 +63,16 @@ class LiveStatus:
 @dataclass(frozen=True)
 class LiveInput:
     """What the host opens for a live source: its URL (with its secrets: never log it;
-    :func:`redact` it) and the RTSP transport (auto, tcp or udp)."""
+    :func:`redact` it) and the RTSP transport (auto, tcp or udp). A desktop's or a
+    capture device's input (``tilewall.host.content.screens``) also has a ``secret``
+    (a VNC password, kept out of the URL and of ``repr``) or the picture asked for."""
 
     url: str
     transport: str = "auto"
+    secret: str = field(default="", repr=False)
+    width: int = 0
+    height: int = 0
+    fps: float = 0.0
 
 
 def _refuse(name: str, value: str, why: str) -> Invalid:

@@ -5,7 +5,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from tilewall.host.content import catalogue, live
+from tilewall.host.content import catalogue, live, screens
 from tilewall.host.content.live import LiveInput, LiveStatus
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.errors import Invalid, NotFound
@@ -66,7 +66,7 @@ class Sources:
         return sources
 
     def _check(
-        self, name: str, source_type: str, params: list[Param], source_id: str | None
+        self, name: str, source_type: str, params: list[Param], stored: Source | None
     ) -> tuple[str, list[Param]]:
         name = name.strip()
         if not name:
@@ -75,8 +75,10 @@ class Sources:
         if kind.made_by_host:
             raise Invalid(f"a {kind.name!r} source is made by sharing a screen at /share/")
         self._licence.check_source_type(kind.name)
-        unique_name(self._core.state.sources, name, source_id, "source")
-        return name, catalogue.validate_params(kind, params, self.resolvers)
+        unique_name(self._core.state.sources, name, stored.id if stored else None, "source")
+        # a secret read back hidden and sent again keeps the stored one (same type only)
+        kept = stored.params if stored is not None and stored.type == kind.name else None
+        return name, catalogue.validate_params(kind, params, self.resolvers, kept)
 
     async def create(self, name: str, source_type: str, params: list[Param]) -> Source:
         name, checked = self._check(name, source_type, params, None)
@@ -91,7 +93,7 @@ class Sources:
         source = self.get(source_id)
         if catalogue.source_type(source.type).made_by_host:
             raise Invalid(f"source {source.name!r} is a {source.type}: it lasts as its share does")
-        name, checked = self._check(name, source_type, params, source_id)
+        name, checked = self._check(name, source_type, params, source)
         async with self._core.change() as tx:
             source.name, source.type, source.params = name, source_type, checked
             tx.put(source)
@@ -153,10 +155,13 @@ class Sources:
                 tx.mapping = True
 
     def live_input(self, source: Source) -> LiveInput | None:
-        """What the host opens for ``source``; None unless it is a stream source whose
-        URL the host relays (``live.is_live``), or a screen share (its sharer's frames)."""
+        """What the host opens for ``source``; None unless it is a desktop, a stream
+        source whose URL the host relays (``live.is_live``), or a screen share (its
+        sharer's frames)."""
         if source.type == catalogue.SCREEN_SHARE:
             return live.share_input(source.id)
+        if source.type in catalogue.SCREENS:
+            return _screen_input(source)
         if source.type not in catalogue.STREAMERS:
             return None
         url = catalogue.param(source.params, catalogue.URL)
@@ -174,7 +179,8 @@ class Sources:
             raise Invalid(
                 f"source {source.name!r} is not a live stream: only a {catalogue.NETWORK_STREAMER}"
                 f" or {catalogue.RTSP_STREAMER} with a live URL (rtsp, srt, rtmp, udp, rtp, "
-                f"HLS, MPEG-TS), or a {catalogue.SCREEN_SHARE}, has a live status"
+                f"HLS, MPEG-TS), a {catalogue.DESKTOP_VNC} or a {catalogue.SCREEN_SHARE} has a "
+                "live status"
             )
         return source, found
 
@@ -191,3 +197,23 @@ class Sources:
         except ValueError:
             return []
         return [i for i in ids if isinstance(i, str) and i in self._core.state.layouts]
+
+
+def _number(value: str, default: float) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return default
+
+
+def _screen_input(source: Source) -> LiveInput:
+    """The input of a desktop or a capture device (their params validated when stored)."""
+    params = source.params
+    if source.type == catalogue.DESKTOP_VNC:
+        port = int(_number(catalogue.param(params, catalogue.PORT), screens.DEFAULT_VNC_PORT))
+        return screens.vnc_input(
+            catalogue.param(params, catalogue.HOST),
+            port,
+            catalogue.param(params, catalogue.PASSWORD),
+        )
+    raise Invalid(f"source type {source.type!r} has no live input")

@@ -174,6 +174,8 @@ def _simple_source(source: Source, media: MediaCatalog | None) -> WindowSource:
     if source.type == catalogue.WEB_BROWSER:
         refresh = max(_number(catalogue.param(params, catalogue.REFRESH_INTERVAL), 0.0), 0.0)
         return WebSource(source.id, source.name, catalogue.param(params, catalogue.URL), refresh)
+    if source.type in catalogue.SCREENS:
+        return LiveSource(source.id, source.name, live_url(source.id), True)
     if source.type in catalogue.STREAMERS:
         muted = _flag(catalogue.param(params, catalogue.MUTED, "true"))
         url = catalogue.param(params, catalogue.URL)
