@@ -356,6 +356,13 @@ def create_app(
                 path="/receiver", directories=[receiver_dir], html_mode=True, name="receiver"
             )
         )
+    share_dir = WEB / "share"
+    if share_dir.is_dir():
+        routes.append(
+            create_static_files_router(
+                path="/share", directories=[share_dir], html_mode=True, name="share-page"
+            )
+        )
     routes += console_routes()
     app = App(
         route_handlers=routes,

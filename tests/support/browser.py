@@ -82,15 +82,18 @@ def bypass_page_policy(browser: Any) -> None:
 
 
 def rig(
-    factory: pytest.TempPathFactory, name: str, in_process: bool = False
+    factory: pytest.TempPathFactory,
+    name: str,
+    in_process: bool = False,
+    args: list[str] = ARGS,
 ) -> Iterator[tuple[ServerProcess, Any]]:
     """Body of a module fixture: a logged-in server and a browser context for receiver
-    pages. Chromium starts while the server boots."""
+    pages (Chromium started with ``args``). Chromium starts while the server boots."""
     kind = InProcessServer if in_process else ServerProcess
     server = kind(factory.mktemp(name) / "data")
     server.spawn()
     try:
-        for browser in chromium():
+        for browser in chromium(args):
             server.wait_ready()
             login(server.api)
             context = browser.new_context(viewport=VIEWPORT)

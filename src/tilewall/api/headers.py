@@ -4,7 +4,8 @@ Every HTTP answer says ``X-Content-Type-Options: nosniff`` and
 ``Referrer-Policy: no-referrer``. The console and the receiver page get a
 Content-Security-Policy that allows only what each uses:
 
-- the console: its own scripts and styles and ``/api``; no inline code; its live
+- the console (and its screen-share page ``/share/``): its own scripts and styles and
+  ``/api`` (and the share's WebSocket, on the same origin); no inline code; its live
   previews show what displays show (media and web pages from any HTTP(S) address); it
   may not be framed (``frame-ancestors 'none'``);
 - the receiver: its own scripts and styles; images, video and frames from anywhere over
@@ -68,13 +69,15 @@ _RECEIVER = [
     (b"x-frame-options", b"SAMEORIGIN"),
 ]
 _CONSOLE_PATHS = ("/", "/console.css")
+#: the screen-share page is a page of the console's (its scripts, the interface)
+_SHARE_PAGE = "/share/"
 
 
 def headers_for(path: str) -> list[tuple[bytes, bytes]]:
     """The headers an answer on ``path`` gets."""
     if path.startswith("/receiver"):
         return _RECEIVER
-    if path in _CONSOLE_PATHS or path.startswith("/js/"):
+    if path in _CONSOLE_PATHS or path.startswith(("/js/", _SHARE_PAGE)):
         return _CONSOLE
     return COMMON
 

@@ -1,0 +1,135 @@
+// The /share/ page: log in (or not yet), choose where to share, share a screen, window or
+// tab, and stop. The capture, encoding and sending are in sender.js (docs/share.md).
+
+import { api, get, post, seg } from "/js/api.js";
+import { h, fill, field, errorBox, showError } from "/js/ui.js";
+import { Sender, missing } from "./sender.js";
+
+const root = /** @type {HTMLElement} */ (document.getElementById("share"));
+const params = new URLSearchParams(location.search);
+
+/** The targets a logged-in user may share to, as <optgroup>s of a <select>. */
+async function targetOptions() {
+  const [walls, zones, groups, displays] = await Promise.all([
+    get("/videowalls"),
+    get("/zones"),
+    get("/mirrorgroups"),
+    get("/displays"),
+  ]);
+  /** @type {[string, string, {value: string, label: string}[]][]} */
+  const groupsOf = [
+    ["Video walls", "wall", (walls.videowalls || []).map((w) => ({ value: w.id, label: w.name }))],
+    ["Zones", "zone", (zones.zones || []).map((z) => ({ value: z.zoneId, label: z.zoneName }))],
+    ["Mirror groups", "mirror", (groups.mirrorgroups || []).map((g) => ({ value: g.id, label: g.name }))],
+    ["Displays", "display", (displays.displays || []).map((d) => ({ value: String(d.displayId), label: `Display ${d.displayId}` }))],
+  ];
+  return groupsOf
+    .filter(([, , items]) => items.length)
+    .map(([label, kind, items]) => h("optgroup", { label }, ...items.map((i) => h("option", { value: `${kind}:${i.value}` }, i.label))));
+}
+
+/** The login form; `done()` once logged in. */
+function loginForm(done) {
+  const user = h("input", { name: "user", autocomplete: "username", required: true });
+  const password = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const error = errorBox();
+  const submit = h("button", { type: "submit" }, "Log in");
+  const form = h("form", { class: "card", "aria-label": "Log in" }, field("User", user), field("Password", password), error, submit);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    showError(error, null);
+    try {
+      await api("POST", "/session", { json: { user: user.value.trim(), password: password.value }, auth: false });
+      done();
+    } catch (err) {
+      if (err.status === 401) err.message = "The user name or password is not right.";
+      showError(error, err);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** The chooser of a target and the Share button. */
+async function chooser() {
+  const select = h("select", { name: "target" }, ...(await targetOptions()));
+  const wanted = params.get("target") && params.get("id") ? `${params.get("target")}:${params.get("id")}` : "";
+  if (wanted && [...select.options].some((o) => o.value === wanted)) select.value = wanted;
+  const error = errorBox();
+  const start = h("button", { type: "submit" }, "Share my screen");
+  const form = h("form", { class: "card", "aria-label": "Share" }, field("Share to", select), error, start);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const [target, id] = select.value.split(/:(.*)/s);
+    const label = select.selectedOptions[0] ? select.selectedOptions[0].textContent || "" : "";
+    start.disabled = true;
+    showError(error, null);
+    try {
+      await share(target, id, label);
+    } catch (err) {
+      showError(error, err);
+    } finally {
+      start.disabled = false;
+    }
+  });
+  return form;
+}
+
+/**
+ * Capture first (the browser asks which screen, on the click), then start the share.
+ * @param {string} target
+ * @param {string} id
+ * @param {string} label
+ */
+async function share(target, id, label) {
+  const stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: 30 }, audio: false });
+  let started;
+  try {
+    started = await post("/shares", { target, id });
+  } catch (err) {
+    for (const track of stream.getTracks()) track.stop();
+    throw err;
+  }
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${location.host}${started.ingest}?token=${seg(started.token)}`;
+  const status = h("p", { class: "status live", role: "status" }, `Sharing to ${label}…`);
+  const stop = h("button", { type: "button", class: "danger" }, "Stop sharing");
+  fill(root, h("div", { class: "card" }, status, stop));
+  const sender = new Sender(stream, url, {
+    onStats: ({ width, height, bitrate }) => {
+      status.textContent = `Sharing to ${label} · ${width}×${height} · ${(bitrate / 1e6).toFixed(1)} Mb/s`;
+    },
+    onEnd: (reason) => ended(reason),
+  });
+  stop.addEventListener("click", () => sender.stop());
+  sender.run().catch((err) => sender.end(err.message || String(err)));
+}
+
+/** @param {string} reason */
+async function ended(reason) {
+  await show();
+  root.prepend(h("p", { class: "muted", role: "status" }, reason));
+}
+
+async function show() {
+  const why = missing();
+  if (why) {
+    fill(root, h("p", { class: "error", role: "alert" }, why));
+    return;
+  }
+  try {
+    await get("/shares", { auth: false });
+  } catch (err) {
+    if (err.status === 401) {
+      fill(root, loginForm(() => show()));
+      return;
+    }
+    fill(root, h("p", { class: "error", role: "alert" }, err.message));
+    return;
+  }
+  fill(root, await chooser());
+}
+
+show();
