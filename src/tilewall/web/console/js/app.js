@@ -13,7 +13,7 @@ import { renderMedia } from "./views/media.js";
 import { renderWalls } from "./walls/page.js";
 import { renderLayouts } from "./views/layouts.js";
 import { renderSettings } from "./views/settings.js";
-import { renderSchedule } from "./views/schedule.js";
+import { renderSchedule } from "./views/schedule/page.js";
 import { renderPlaylog } from "./views/playlog.js";
 
 const ROUTES = {
