@@ -11,7 +11,7 @@ import { renderReceivers } from "./views/receivers.js";
 import { renderSources } from "./views/sources.js";
 import { renderMedia } from "./views/media.js";
 import { renderWalls } from "./walls/page.js";
-import { renderLayouts } from "./views/layouts.js";
+import { renderLayouts } from "./views/layouts/page.js";
 import { renderSettings } from "./views/settings.js";
 import { renderSchedule } from "./views/schedule/page.js";
 import { renderPlaylog } from "./views/playlog.js";
