@@ -9,7 +9,7 @@ import { renderPresets } from "./views/presets.js";
 import { renderAlerts } from "./views/alerts.js";
 import { renderReceivers } from "./views/receivers.js";
 import { renderSources } from "./views/sources.js";
-import { renderMedia } from "./views/media.js";
+import { renderMedia } from "./views/media/page.js";
 import { renderWalls } from "./walls/page.js";
 import { renderLayouts } from "./views/layouts/page.js";
 import { renderSettings } from "./views/settings.js";
