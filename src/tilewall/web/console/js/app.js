@@ -8,7 +8,7 @@ import { renderOverview } from "./overview/page.js";
 import { renderPresets } from "./views/presets.js";
 import { renderAlerts } from "./views/alerts.js";
 import { renderReceivers } from "./views/receivers.js";
-import { renderSources } from "./views/sources.js";
+import { renderSources } from "./views/sources/page.js";
 import { renderMedia } from "./views/media/page.js";
 import { renderWalls } from "./walls/page.js";
 import { renderLayouts } from "./views/layouts/page.js";

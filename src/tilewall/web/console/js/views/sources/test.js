@@ -2,9 +2,9 @@
 // (GET /api/sources/{id}/status: state, the reason in words, codec, size, viewers) and
 // a small live picture drawn by the receiver's own renderer, as a display would show it.
 
-import { get, seg } from "../api.js";
-import { hostNow } from "../live.js";
-import { h, fill, errorText } from "../ui.js";
+import { get, seg } from "../../api.js";
+import { hostNow } from "../../live.js";
+import { h, fill, errorText } from "../../ui.js";
 import { render as renderScreen } from "/receiver/screen.js";
 
 const LIVE_TYPES = new Set(["Network Streamer", "RTSP Streamer", "Desktop Streamer (VNC)", "Screen share"]);
