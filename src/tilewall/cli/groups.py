@@ -15,6 +15,7 @@ import click
 #: every command group: its name on the command line, and where it is defined
 #: (``module:attribute``)
 GROUPS: dict[str, str] = {
+    "audit": "tilewall.cli.audit:audit",
     "controlroom": "tilewall.commands.controlroom:controlroom",
     "displays": "tilewall.commands.displays:displays",
     "failover": "tilewall.commands.failover:failover",

@@ -12,7 +12,7 @@ wall control interface (version 1.9) and tilewall's own extensions.
 Operations are grouped as the interface groups them: ``displays``, ``zones``,
 ``mirrorgroups``, ``presets``, ``sources``, ``media``, ``network``, ``videowalls``,
 ``system``, ``failover``, ``printprofiles``, ``serial``, ``controlroom``, ``schedule``,
-``playlog``. Answers are the
+``playlog``, ``audit``. Answers are the
 host's JSON decoded (dicts; list operations return the items of the host's list).
 
 Zones, mirror groups, presets, sources, video walls and control-room layouts are named
@@ -29,6 +29,7 @@ from types import TracebackType
 
 import httpx
 
+from tilewall.client.audit import Audit
 from tilewall.client.base import (
     DEFAULT_URL,
     ApiError,
@@ -107,6 +108,7 @@ class Client:
         self.controlroom = ControlRoom(self.transport)
         self.schedule = Schedule(self.transport)
         self.playlog = PlayLog(self.transport)
+        self.audit = Audit(self.transport)
 
     @property
     def url(self) -> str:
