@@ -165,7 +165,13 @@ async def _timed(
     shown = sorted(current())
     out["zone_current_s"] = shown[-1] if all_current and shown else None
     out["reconnect_attempts"] = fleet.reconnects - reconnects
-    out["silences"] = fleet.silences
+    # when the receivers noticed the silence of a frozen host (the page's 5 s and its
+    # next check): the takeover's receivers cannot be back before
+    silent = sorted(at - stalled for at in fleet.silent_at if at > stalled)
+    out["silences"] = len(silent)
+    if silent:
+        out["median_silence_s"] = silent[len(silent) // 2]
+        out["last_silence_s"] = silent[-1]
     if not all_back:
         out["error"] = (
             f"{len(seats) - len(times)} of {len(seats)} receivers not back in {timeout} s"

@@ -205,6 +205,8 @@ class Route:
     #: the host that went silent, tried last until ``silent_until`` (monotonic s)
     silent: str | None = None
     silent_until: float = 0.0
+    #: the connection was dropped for its host's silence: the next host at once
+    left_silent: bool = False
 
     def candidates(self) -> list[str]:
         seen: list[str] = []
@@ -224,6 +226,7 @@ class Route:
         self.silent = self.at
         self.silent_until = time.monotonic() + SILENT_AVOID_S
         self.tried = 0
+        self.left_silent = True
 
     def next_host(self) -> str:
         options = self.candidates()
@@ -245,6 +248,10 @@ class Route:
 
     def delay_after(self, close_code: int | None) -> float:
         """Seconds to wait before the next attempt, after a close with ``close_code``."""
+        if self.left_silent:
+            self.left_silent = False
+            if len(self.candidates()) > 1:
+                return AFTER_STANDBY_S
         avoided = self.active == self.silent and self.avoiding()
         if close_code == CLOSE_STANDBY and self.active and self.active != self.at and not avoided:
             self.tried = 0
@@ -284,8 +291,8 @@ class Fleet:
     attempts: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     #: where each seat connects next, as its page would choose
     routes: dict[str, Route] = field(default_factory=dict)
-    #: connections dropped because their host said nothing for too long
-    silences: int = 0
+    #: when connections were dropped because their host said nothing for too long
+    silent_at: list[float] = field(default_factory=list)
 
     def record(self, seat: str, source: str | None, at: float) -> None:
         if self.showing.get(seat) != source:
@@ -364,7 +371,7 @@ class Fleet:
                             # silent (frozen, its sockets open): drop it at once, as
                             # the page does, without waiting for a closing handshake
                             route.went_silent()
-                            self.silences += 1
+                            self.silent_at.append(time.monotonic())
                             if ws.transport is not None:
                                 ws.transport.abort()
                             break

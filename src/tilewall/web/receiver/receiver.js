@@ -353,11 +353,16 @@ function onReplaced() {
 
 const CLOSE_STANDBY = 4002; // the host is a standby of its group: go to the active one
 
-function scheduleReconnect(event) {
+/** @param {CloseEvent} [event] @param {boolean} [soon] connect to the next host at once */
+function scheduleReconnect(event, soon = false) {
   connected = false;
   for (const t of timers) clearTimeout(t);
   timers = [];
   document.body.classList.add("offline");
+  if (soon) {
+    setTimeout(connect, 50);
+    return;
+  }
   const avoided = group.active === group.silent && performance.now() < group.silentUntil;
   if (event && event.code === CLOSE_STANDBY && group.active && group.active !== group.at && !avoided) {
     group.tried = 0; // the active member first, at once
@@ -372,12 +377,27 @@ function scheduleReconnect(event) {
 
 /** Give up on the current socket at once (a dead link may take long to report close). */
 function drop() {
+  abandon();
+  scheduleReconnect();
+}
+
+function abandon() {
   const old = socket;
   old.onclose = old.onerror = old.onmessage = null;
   try {
     old.close();
   } catch {}
-  scheduleReconnect();
+}
+
+/** The host went silent (frozen, its sockets open): give up on it, and try another
+ * member at once (the silent one goes last for a while; a standby holds the hello until
+ * it has taken over), with no backoff: the silence was the wait. */
+function leaveSilent() {
+  group.silent = group.at;
+  group.silentUntil = performance.now() + SILENT_AVOID_MS;
+  group.tried = 0;
+  abandon();
+  scheduleReconnect(undefined, candidates().length > 1);
 }
 
 function connect() {
@@ -417,10 +437,7 @@ async function start() {
   setInterval(() => connected && syncClock(), CLOCK_MS);
   setInterval(() => {
     if (!connected || localNow() - lastRx <= silentAfterMs) return;
-    group.silent = group.at;
-    group.silentUntil = performance.now() + SILENT_AVOID_MS;
-    group.tried = 0;
-    drop();
+    leaveSilent();
   }, 1000);
   connect();
 }
