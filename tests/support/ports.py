@@ -1,7 +1,7 @@
 """Fakes of the host's ports: a store in memory that can be told to fail, and the
 machine's simulated adapters (changes kept in the host's settings, nothing run)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tilewall.host.audit import (
@@ -29,8 +29,9 @@ class MemoryStore:
         self.session_rows: dict[str, tuple[str, bool, int]] = {}
         self.failing: str | None = None
         self.commits = 0
-        #: the audit trail, oldest first
+        #: the audit trail, oldest first, and what its first entry follows
         self.audit: list[AuditEntry] = []
+        self.audit_base = (0, GENESIS)
 
     def _check(self) -> None:
         if self.failing is not None:
@@ -40,8 +41,8 @@ class MemoryStore:
         return {kind: dict(docs) for kind, docs in self.documents.items()}
 
     def _append(self, records: Sequence[AuditRecord]) -> None:
-        last = self.audit[-1] if self.audit else None
-        self.audit += chain(records, last.id if last else 0, last.hash if last else GENESIS)
+        last = (self.audit[-1].id, self.audit[-1].hash) if self.audit else self.audit_base
+        self.audit += chain(records, *last)
 
     async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
         self._check()
@@ -97,7 +98,21 @@ class MemoryStore:
         return newest[: query.limit], True
 
     async def verify_audit(self) -> int | None:
-        return first_bad(self.audit, (0, GENESIS), None)
+        return first_bad(self.audit, self.audit_base, None)
+
+    async def prune_audit(
+        self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
+    ) -> int:
+        self._check()
+        kept = next((n for n, e in enumerate(self.audit) if e.record.at_ms >= before_ms), None)
+        gone = self.audit[: len(self.audit) if kept is None else kept]
+        if not gone:
+            return 0
+        self.audit_base = (gone[-1].id, gone[-1].hash)
+        del self.audit[: len(gone)]
+        if noted is not None:
+            self._append([noted(gone[0].id, gone[-1].id)])
+        return len(gone)
 
     async def close(self) -> None:
         pass

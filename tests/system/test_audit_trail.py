@@ -163,6 +163,9 @@ def test_the_listing_over_the_interface(host: ServerProcess) -> None:
     assert as_csv.returncode == 0, as_csv.stderr
     assert as_csv.stdout.startswith("id,at,user,address,session,operation,")
     assert "Lobby page" in as_csv.stdout
+    kept = tilewall("audit", "retention", "400", *connection)
+    assert kept.returncode == 0 and kept.stdout == "audit entries are kept 400 days\n"
+    assert ok(host.api.get("/audit/settings")) == {"retentionDays": 400}
 
 
 # --- tampering, found by verify

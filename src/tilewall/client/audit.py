@@ -49,3 +49,11 @@ class Audit:
         """Every entry that matches, newest first, as CSV."""
         params = _params(since=since, until=until, user=user, target=target, operation=operation)
         return self._t.text("GET", "/audit.csv", params=params)
+
+    def retention_days(self) -> int:
+        return int(self._t.json("GET", "/audit/settings")["retentionDays"])
+
+    def set_retention_days(self, days: int) -> int:
+        """Keep entries ``days`` days (the oldest are removed now)."""
+        answer = self._t.json("PUT", "/audit/settings", json={"retentionDays": days})
+        return int(answer["retentionDays"])

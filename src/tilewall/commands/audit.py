@@ -90,3 +90,15 @@ def audit(
         click.echo("warning: these entries do not verify (run 'tilewall audit verify')", err=True)
     if page["next"] is not None:
         click.echo(f"older entries: --before {json.dumps(page['next'])}")
+
+
+@audit.command("retention")
+@click.argument("days", type=int, required=False)
+def retention(days: int | None) -> None:
+    """Show how many days audit entries are kept, or set it to DAYS."""
+    trail = client().audit
+    kept = trail.retention_days() if days is None else trail.set_retention_days(days)
+    if json_wanted():
+        print_json({"retentionDays": kept})
+    else:
+        click.echo(f"audit entries are kept {kept} days")

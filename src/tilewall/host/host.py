@@ -98,7 +98,7 @@ class Host:
         self._machine = MachineSlot(machine(CoreSettings(self.member_core)))
         self.accounts = Accounts(store, idle_timeout_s, max_sessions)
         #: who changed what: written with each change (the store), read here
-        self.audit = AuditTrail(store)
+        self.audit = AuditTrail(self.core, store)
         self.media = MediaLibrary(media)
         self.licence = LicenceRules(self.core, tuple(trusted_keys))
         self.stations = Stations(self.core, self.licence)
@@ -128,6 +128,7 @@ class Host:
             self.schedule,
             HostEffects(self.core, self.playback, self.presets, self.overlays),
             self.playlog,
+            self.audit.prune,
         )
         self.failover = Failover(self.member_core, self._machine, coordination)
         #: this host's role in its group of hosts on one database (solo on SQLite)

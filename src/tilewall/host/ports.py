@@ -6,7 +6,7 @@ hands it adapters that satisfy these ports. Adapters report failure with the kin
 :class:`~tilewall.host.errors.StoreFailed`).
 """
 
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -104,6 +104,14 @@ class AuditStore(Protocol):
 
     async def verify_audit(self) -> int | None:
         """The id of the first entry that breaks the whole chain; None when it holds."""
+        ...
+
+    async def prune_audit(
+        self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
+    ) -> int:
+        """Remove the oldest entries, up to the first at or after ``before_ms`` (a whole
+        prefix: what is kept still verifies), appending the entry ``noted`` makes of the
+        ids removed (first, last), in one transaction; how many went."""
         ...
 
 

@@ -53,7 +53,7 @@ class Core:
             lambda: self.store,
             self._announce,
             self.commit_observers,
-            clock.now_ms,
+            lambda: self.clock.now_ms(),  # the clock may be replaced (tests stop it)
         )
         self._notices = 0
         #: resolved when the revision next moves: one future however many wait on it

@@ -1,7 +1,7 @@
 """The audit trail's statements (:mod:`tilewall.host.audit`), run on a connection of the
 store: entries are appended in the transaction of what they record."""
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,6 +28,8 @@ _COLUMNS = [
     audit.c.prev,
     audit.c.hash,
 ]
+#: the entry that says which entries (first id, last id) retention removed
+Noting = Callable[[int, int], AuditRecord]
 #: entries read at a time while a whole chain is checked
 CHUNK = 5000
 
@@ -128,3 +130,28 @@ async def chunks(conn: AsyncConnection) -> AsyncIterator[list[AuditEntry]]:
         if len(rows) < CHUNK:
             return
         after = int(rows[-1][0])
+
+
+async def prune(conn: AsyncConnection, before_ms: int, noted: Noting | None) -> int:
+    """Remove the entries before the first one at or after ``before_ms`` (a whole prefix:
+    the chain of what is kept holds from its first entry), and note the last one removed
+    as what the first kept one follows; the entry ``noted`` makes of the ids removed
+    (first, last) is appended after. How many went."""
+    row = (await conn.execute(_HEAD.with_for_update())).one()
+    base_id, last_id = int(row.base_id), int(row.last_id)
+    first_kept = (
+        await conn.execute(sa.select(sa.func.min(audit.c.id)).where(audit.c.at_ms >= before_ms))
+    ).scalar()
+    cut = last_id if first_kept is None else int(first_kept) - 1
+    if cut <= base_id:
+        return 0
+    cut_hash = (await conn.execute(sa.select(audit.c.hash).where(audit.c.id == cut))).scalar()
+    if cut_hash is None:  # the chain is broken there already: leave it to be found
+        return 0
+    await conn.execute(sa.delete(audit).where(audit.c.id <= cut))
+    await conn.execute(
+        sa.update(audit_head).where(audit_head.c.id == 1).values(base_id=cut, base_hash=cut_hash)
+    )
+    if noted is not None:
+        await append(conn, [noted(base_id + 1, cut)])
+    return cut - base_id

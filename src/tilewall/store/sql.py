@@ -259,6 +259,14 @@ class SqlStore:
         )
         return entries, verified
 
+    async def prune_audit(
+        self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
+    ) -> int:
+        """Remove the oldest entries, those before the first at or after ``before_ms``,
+        with the entry ``noted`` makes of the ids removed (first, last); how many went."""
+        async with self._write([]) as conn:
+            return await audit_sql.prune(conn, before_ms, noted)
+
     async def verify_audit(self) -> int | None:
         """The id of the first entry that breaks the whole chain; None when it holds."""
         async with self._read() as conn:

@@ -9,16 +9,21 @@ import hashlib
 import io
 import itertools
 import json
+import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from tests.support.app import host_of, set_licence
+from tests.support.app import app_client, host_of, run, set_licence
 from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
 from tests.support.ports import FailingWrites
 from tests.support.sources import WEB, source_body
 from tests.support.topology import locked_display
+from tests.support.waiting import wait_until
+from tilewall.host.clock import ManualClock
 
 GENESIS = "0" * 64
+DAY_MS = 24 * 3600 * 1000
 ENTRY_FIELDS = {
     "id",
     "at",
@@ -270,3 +275,64 @@ def test_the_password_never_appears(anon: Api) -> None:
     login(anon)
     text = anon.get("/audit.csv").text + json.dumps(audit(anon))
     assert PASSWORD not in text and "wrong password" not in text
+
+
+def test_a_session_found_expired_is_ended_with_its_entry(data_dir: Path) -> None:
+    with app_client(data_dir, session=False, session_idle_seconds=1.0) as client:
+        short = login(client)
+        kept = login(client, keep=True)
+        client.forget_session()
+        time.sleep(1.5)
+        error(client.get("/sources", headers={"cookie": f"JSESSIONID={short}"}), 401)
+        client.use_session(kept)
+
+        def expired() -> list[dict[str, Any]]:
+            entries = audit(client, operation="session expired")["entries"]
+            return list(entries)
+
+        [entry] = wait_until(expired, 10, 0.05, "the expiry's entry")
+        handle = session_handle(short)
+        assert entry["user"] == ADMIN and entry["session"] == handle
+        assert entry["target"] == {"kind": "session", "id": handle, "name": ADMIN}
+        assert entry["outcome"] == "ok"
+    # ended in the database too: a host opened again does not find it
+    with app_client(data_dir, session=False) as client:
+        error(client.get("/sources", headers={"cookie": f"JSESSIONID={short}"}), 401)
+
+
+def test_retention_removes_a_whole_old_prefix_and_what_is_kept_verifies(api: Api) -> None:
+    host = host_of(api)
+    assert ok(api.get("/audit/settings")) == {"retentionDays": 365}
+    start = int(time.time() * 1000) + DAY_MS
+    host.core.clock = ManualClock(start)
+    old = [create(api, f"Old {n}")["sourceId"] for n in range(3)]
+    host.core.clock.ms = start + 400 * DAY_MS
+    young = [create(api, f"Young {n}")["sourceId"] for n in range(2)]
+    last_old = audit(api, target=old[-1])["entries"][0]
+    assert ok(api.put("/audit/settings", json={"retentionDays": 365})) == {"retentionDays": 365}
+    entries = audit(api, limit=1000)
+    assert entries["verified"] is True
+    kept = list(reversed(entries["entries"]))
+    # everything up to the last old entry went (the login before it too), nothing after
+    assert kept[0]["id"] == last_old["id"] + 1
+    assert kept[0]["prev"] == last_old["hash"]
+    created = [e["target"]["id"] for e in kept if e["operation"] == "POST /api/sources"]
+    assert created == young
+    assert [e["operation"] for e in kept].count("PUT /api/audit/settings") == 1
+    # the scheduler's loop may have pruned as soon as the clock moved, before the setting
+    [noted] = [e for e in kept if e["operation"] == "audit retention"]
+    assert noted["user"] == "host"
+    assert noted["changes"] == [
+        {
+            "kind": "audit",
+            "id": f"1-{last_old['id']}",
+            "name": "",
+            "deleted": {"first": 1, "last": last_old["id"], "retentionDays": 365},
+        }
+    ]
+    assert run(api, host.audit.verify) is None
+    # the chain goes on from what was kept
+    create(api, "After")
+    assert audit(api, limit=1000)["verified"] is True
+    assert run(api, host.audit.verify) is None
+    error(api.put("/audit/settings", json={"retentionDays": 0}), 400, "retentionDays")

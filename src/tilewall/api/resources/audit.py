@@ -5,16 +5,16 @@ import csv
 import dataclasses
 import io
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from litestar import get
+from litestar import get, put
 from litestar.params import Parameter
 from litestar.response import Stream
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
 from tilewall.api.resources.schedule import INSTANT
-from tilewall.host.access.trail import MAX_PAGE
+from tilewall.host.access.trail import MAX_PAGE, MAX_RETENTION_DAYS
 from tilewall.host.audit import AuditEntry, AuditQuery
 from tilewall.host.host import Host
 from tilewall.host.schedule import occurrences as occ
@@ -234,4 +234,31 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-ROUTES = [audit_page, audit_csv]
+class AuditRetention(msgspec.Struct):
+    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
+
+
+@get(
+    "/audit/settings",
+    tags=TAGS,
+    summary="How many days audit entries are kept",
+    responses=errors(),
+    operation_class=Extension,
+)
+async def get_audit_retention(host: Host) -> AuditRetention:
+    return AuditRetention(host.audit.retention_days())
+
+
+@put(
+    "/audit/settings",
+    tags=TAGS,
+    summary="Set how many days audit entries are kept (the oldest are removed, the chain "
+    "of those kept still verifies)",
+    responses=errors(),
+    operation_class=Extension,
+)
+async def set_audit_retention(host: Host, data: AuditRetention) -> AuditRetention:
+    return AuditRetention(await host.audit.set_retention_days(data.retentionDays))
+
+
+ROUTES = [audit_page, audit_csv, get_audit_retention, set_audit_retention]

@@ -1,15 +1,24 @@
-"""Reading the audit trail (:mod:`tilewall.host.audit`) and checking its chain."""
+"""Reading the audit trail (:mod:`tilewall.host.audit`), checking its chain, and how long
+its entries are kept."""
 
-from tilewall.host.audit import AuditEntry, AuditQuery
+from tilewall.host import audit
+from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord
 from tilewall.host.errors import Invalid
 from tilewall.host.ports import AuditStore
+from tilewall.host.state import Core
 
 #: entries per page, at most
 MAX_PAGE = 1000
+RETENTION_SETTING = "audit_retention_days"
+MAX_RETENTION_DAYS = 3660
+DAY_MS = 24 * 3600 * 1000
+#: how the trail names its own pruning
+RETENTION = "audit retention"
 
 
 class AuditTrail:
-    def __init__(self, store: AuditStore | None) -> None:
+    def __init__(self, core: Core, store: AuditStore | None) -> None:
+        self._core = core
         self._store = store
 
     async def page(self, query: AuditQuery) -> tuple[list[AuditEntry], bool]:
@@ -32,3 +41,32 @@ class AuditTrail:
         if self._store is None:
             return None
         return await self._store.verify_audit()
+
+    # --- retention
+
+    def retention_days(self) -> int:
+        return self._core.setting(RETENTION_SETTING, int, audit.RETENTION_DAYS)
+
+    async def set_retention_days(self, days: int) -> int:
+        if not 1 <= days <= MAX_RETENTION_DAYS:
+            raise Invalid(f"retentionDays: between 1 and {MAX_RETENTION_DAYS}")
+        async with self._core.change() as tx:
+            tx.put_setting(RETENTION_SETTING, days)
+        await self.prune()
+        return days
+
+    async def prune(self) -> int:
+        """Remove the entries older than the retention, as a whole prefix (what is kept
+        still verifies from its first entry), with an entry saying so; how many went."""
+        if self._store is None:
+            return 0
+        now_ms = self._core.clock.now_ms()
+        days = self.retention_days()
+
+        def noted(first: int, last: int) -> AuditRecord:
+            removed = {"first": first, "last": last, "retentionDays": days}
+            change = {"kind": "audit", "id": f"{first}-{last}", "name": "", "deleted": removed}
+            actor = audit.Actor(audit.HOST)
+            return audit.event(now_ms, actor, RETENTION, None, [change])
+
+        return await self._store.prune_audit(now_ms - days * DAY_MS, noted)

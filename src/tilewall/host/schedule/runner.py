@@ -10,6 +10,7 @@ clock. The scheduler's state is a setting, written after each tick that changed 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from tilewall.host import audit
 from tilewall.host.errors import StoreFailed
@@ -34,8 +35,17 @@ HORIZON_MS = 400 * DAY_MS
 
 
 class Scheduler:
-    def __init__(self, core: Core, events: Events, effects: Effects, playlog: PlayLog) -> None:
+    def __init__(
+        self,
+        core: Core,
+        events: Events,
+        effects: Effects,
+        playlog: PlayLog,
+        prune_also: Callable[[], Awaitable[int]] | None = None,
+    ) -> None:
         self._core = core
+        #: forgets what else is kept for a time (the audit trail), when the play log does
+        self._prune_also = prune_also
         self._events = events
         self._effects = effects
         self._playlog = playlog
@@ -119,6 +129,8 @@ class Scheduler:
                 if now - self._pruned_ms >= PRUNE_EVERY_MS:
                     self._pruned_ms = now
                     await self._playlog.prune()
+                    if self._prune_also is not None:
+                        await self._prune_also()
                 if failing:
                     log.warning("the scheduler runs again")
                 failing = False
