@@ -16,7 +16,8 @@ STREAMER = "Network Streamer"
 RTSP = "RTSP Streamer"
 CONTROL = "Command and Control"
 VNC = "Desktop Streamer (VNC)"
-CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, RTSP, VNC, CONTROL)
+CAPTURE = "Capture"
+CATALOGUE_TYPES = (SIGNAGE, WEB, STREAMER, RTSP, VNC, CAPTURE, CONTROL)
 
 #: the params of every catalogue type, with their types (HELP params left out)
 PARAM_TYPES = {
@@ -30,6 +31,7 @@ PARAM_TYPES = {
     STREAMER: {"URL": "URL", "Muted": "CHECKBOX"},
     RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX"},
     VNC: {"Host": "TEXT", "Port": "NUMBER", "Password": "TEXT"},
+    CAPTURE: {"Device": "TEXT", "Resolution": "TEXT", "Frame Rate": "NUMBER"},
     CONTROL: {"Layouts": "LAYOUT_SELECT"},
 }
 

@@ -9,8 +9,9 @@ from typing import Any
 import av
 import av.error
 
-from tilewall.host.content import live
+from tilewall.host.content import live, screens
 from tilewall.host.content.live import LiveInput
+from tilewall.live import capture
 from tilewall.live.failure import InputFailed
 
 #: seconds to open an input, and to wait for its next packet before giving it up
@@ -78,6 +79,8 @@ def open_input(source: LiveInput) -> Any:
 
     Raises :class:`InputFailed` with the reason in words."""
     scheme = live.scheme_of(source.url)
+    if scheme == screens.CAPTURE_SCHEME:
+        return capture.open_device(source)
     url = live.input_url(source.url)
     try:
         if scheme == "srt":

@@ -113,7 +113,9 @@ class Reader:
             video = next((s for s in container.streams if s.type == "video"), None)
             if video is None:
                 raise InputFailed("the stream has no video", lasting=True)
-            how = coding.coding_for(video, self._on_encoder)
+            # a capture device's frames are raw: a hardware encoder first, where one opens
+            hardware = scheme_of(source.url) == screens.CAPTURE_SCHEME
+            how = coding.coding_for(video, self._on_encoder, hardware)
             timing = Presenter(self._delay_ms)
             shown: Picture | None = None
             for packet in container.demux(video):

@@ -11,6 +11,7 @@ def test_every_source_type_with_its_param_schema(api):
         "Network Streamer",
         "RTSP Streamer",
         "Desktop Streamer (VNC)",
+        "Capture",
         "Command and Control",
         "Screen share",
     }

@@ -23,6 +23,7 @@ SourceTypeName = Literal[
     "Network Streamer",
     "RTSP Streamer",
     "Desktop Streamer (VNC)",
+    "Capture",
     "Command and Control",
 ]
 #: a param's type: one of the catalogue's, or empty for "the param's own"

@@ -20,7 +20,7 @@ CAPTURE = "Capture"
 #: the types that play a URL as video (the host relays it when ``live.is_live``)
 STREAMERS = (NETWORK_STREAMER, RTSP_STREAMER)
 #: the types that show a machine's screen, always relayed live (``screens``)
-SCREENS = (DESKTOP_VNC,)
+SCREENS = (DESKTOP_VNC, CAPTURE)
 
 # param names, shared with the receiver's render description
 MEDIA = "Media"
@@ -38,7 +38,6 @@ HOST = "Host"
 PORT = "Port"
 PASSWORD = "Password"
 DEVICE = "Device"
-SEAT = "Seat"
 RESOLUTION = "Resolution"
 FRAME_RATE = "Frame Rate"
 
@@ -193,6 +192,30 @@ CATALOGUE: dict[str, SourceType] = {
                     label="Password (never shown again)",
                     check=screens.check_password,
                     secret=True,
+                ),
+            ),
+        ),
+        SourceType(
+            CAPTURE,
+            "A capture device (an HDMI capture card, a camera) on the host, encoded once.",
+            "/docs/sources#capture",
+            (
+                ParamSpec(
+                    DEVICE,
+                    "TEXT",
+                    screens.DEFAULT_DEVICE,
+                    label="V4L2 device (/dev/videoN)",
+                    check=screens.check_device,
+                ),
+                ParamSpec(
+                    RESOLUTION,
+                    "TEXT",
+                    screens.DEFAULT_RESOLUTION,
+                    label="Resolution (WIDTHxHEIGHT)",
+                    check=screens.check_resolution,
+                ),
+                ParamSpec(
+                    FRAME_RATE, "NUMBER", "30", minimum=1, maximum=60, label="Frames per second"
                 ),
             ),
         ),

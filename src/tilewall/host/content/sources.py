@@ -179,8 +179,8 @@ class Sources:
             raise Invalid(
                 f"source {source.name!r} is not a live stream: only a {catalogue.NETWORK_STREAMER}"
                 f" or {catalogue.RTSP_STREAMER} with a live URL (rtsp, srt, rtmp, udp, rtp, "
-                f"HLS, MPEG-TS), a {catalogue.DESKTOP_VNC} or a {catalogue.SCREEN_SHARE} has a "
-                "live status"
+                f"HLS, MPEG-TS), a {catalogue.DESKTOP_VNC}, a {catalogue.CAPTURE} or a "
+                f"{catalogue.SCREEN_SHARE} has a live status"
             )
         return source, found
 
@@ -216,4 +216,8 @@ def _screen_input(source: Source) -> LiveInput:
             port,
             catalogue.param(params, catalogue.PASSWORD),
         )
-    raise Invalid(f"source type {source.type!r} has no live input")
+    return screens.capture_input(
+        catalogue.param(params, catalogue.DEVICE, screens.DEFAULT_DEVICE),
+        catalogue.param(params, catalogue.RESOLUTION, screens.DEFAULT_RESOLUTION),
+        _number(catalogue.param(params, catalogue.FRAME_RATE), 30.0),
+    )

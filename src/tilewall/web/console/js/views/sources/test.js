@@ -7,7 +7,7 @@ import { hostNow } from "../../live.js";
 import { h, fill, errorText } from "../../ui.js";
 import { render as renderScreen } from "/receiver/screen.js";
 
-const LIVE_TYPES = new Set(["Network Streamer", "RTSP Streamer", "Desktop Streamer (VNC)", "Screen share"]);
+const LIVE_TYPES = new Set(["Network Streamer", "RTSP Streamer", "Desktop Streamer (VNC)", "Capture", "Screen share"]);
 const TICK_MS = 100;
 
 /** Whether a source of `sourceType` may be a live stream the host relays. */
