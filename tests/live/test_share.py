@@ -16,7 +16,7 @@ import pytest
 from tests.live.publish import Seen, collect, viewer
 from tests.support.http import error
 from tests.support.server import InProcessServer, running
-from tests.support.sharer import Sharer, announce
+from tests.support.sharer import Sharer, new_display, playing
 from tests.support.sources import WEB, source_body
 from tests.support.topology import unique, wall_body
 from tests.support.waiting import wait_until
@@ -31,23 +31,13 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer]:
         yield server
 
 
-def _display(host: Any) -> int:
-    seat = unique("share-seat").replace(" ", "-")
-    announce(host.url, seat)
-    return int(host.lock(seat))
-
-
-def _playing(host: Any, display_id: int) -> str:
-    return str(host.ok("GET", f"/displays/{display_id}")["playingSourceId"])
-
-
 def _web_source(host: Any) -> str:
     body = source_body(WEB, unique("Timetable"), URL="https://example.org/timetable")
     return str(host.ok("POST", "/sources", json=body)["sourceId"])
 
 
 def _wall(host: Any, zones: dict[str, list[int]]) -> tuple[list[int], dict[str, str]]:
-    ids = [_display(host) for _ in range(4)]
+    ids = [new_display(host) for _ in range(4)]
     wall = host.ok("POST", "/videowalls", json=wall_body(unique("Meeting wall"), ids))
     made = {}
     for name, positions in zones.items():
@@ -66,7 +56,7 @@ def _frames(n: int) -> Any:
 
 
 async def test_a_share_is_relayed_like_a_live_stream_and_listed_as_a_source(host: Any) -> None:
-    display = _display(host)
+    display = new_display(host)
     sharer = Sharer(host.url)
     started = sharer.start(host.api, "display", str(display))
     assert started.status_code == 201, started.text
@@ -77,7 +67,7 @@ async def test_a_share_is_relayed_like_a_live_stream_and_listed_as_a_source(host
     assert listed["sourceType"] == "Screen share"
     params = {p["paramName"]: p["paramValue"] for p in listed["params"]}
     assert params["Shared By"] == "admin" and params["Target"] == f"display {display}"
-    assert _playing(host, display) != sharer.source_id  # not before its first picture
+    assert playing(host, display) != sharer.source_id  # not before its first picture
 
     await sharer.connect()
     sending = asyncio.create_task(sharer.send(90))
@@ -98,11 +88,11 @@ async def test_a_share_is_relayed_like_a_live_stream_and_listed_as_a_source(host
         assert status["viewers"] == 1
     await sending
     assert sharer.keys_asked >= 1  # the viewer's joining asked the sharer for a key frame
-    assert _playing(host, display) == sharer.source_id
+    assert playing(host, display) == sharer.source_id
     shares = host.ok("GET", "/shares")["shares"]
     assert [s["shown"] for s in shares if s["shareId"] == sharer.source_id] == [True]
     await sharer.close()
-    wait_until(lambda: _playing(host, display) != sharer.source_id, 10, what="share ended")
+    wait_until(lambda: playing(host, display) != sharer.source_id, 10, what="share ended")
 
 
 async def test_when_the_sharer_goes_the_zone_plays_what_it_played_before(host: Any) -> None:
@@ -117,9 +107,9 @@ async def test_when_the_sharer_goes_the_zone_plays_what_it_played_before(host: A
     shown = host.ok("GET", f"/zones/{made['Left']}")
     assert shown != left
     display = _ids[0]
-    assert _playing(host, display) == sharer.source_id
+    assert playing(host, display) == sharer.source_id
     await sharer.close()
-    wait_until(lambda: _playing(host, display) == before, 10, what="the timetable back")
+    wait_until(lambda: playing(host, display) == before, 10, what="the timetable back")
     assert host.ok("GET", f"/zones/{made['Left']}") == left
     assert sharer.source_id not in _sources(host)
     error(host.call("GET", f"/shares/{sharer.source_id}"), 405)  # no such operation
@@ -136,32 +126,32 @@ async def test_a_wall_shows_the_share_in_every_zone_and_an_operator_ends_it(host
     assert sharer.share["targetName"].startswith("video wall ")
     await sharer.connect()
     await sharer.send(20)
-    assert [_playing(host, d) for d in ids] == [sharer.source_id] * 4
+    assert [playing(host, d) for d in ids] == [sharer.source_id] * 4
     host.ok("DELETE", f"/shares/{sharer.source_id}")
     assert await sharer.wait_closed() == (4000, "the share was ended")
-    assert [_playing(host, d) for d in ids] == [""] * 4  # they played nothing before
+    assert [playing(host, d) for d in ids] == [""] * 4  # they played nothing before
     assert sharer.source_id not in _sources(host)
     error(host.call("DELETE", f"/shares/{sharer.source_id}"), 404, "not found")
 
 
 async def test_deleting_the_share_source_ends_the_share(host: Any) -> None:
-    display = _display(host)
+    display = new_display(host)
     before = _web_source(host)
     host.ok("PUT", f"/displays/{display}/switch", params={"destinationSourceId": before})
     sharer = Sharer(host.url)
     sharer.start(host.api, "display", str(display))
     await sharer.connect()
     await sharer.send(10)
-    assert _playing(host, display) == sharer.source_id
+    assert playing(host, display) == sharer.source_id
     host.ok("DELETE", f"/sources/{sharer.source_id}")
     assert (await sharer.wait_closed())[0] == 4000
-    assert _playing(host, display) == before
+    assert playing(host, display) == before
 
 
 def test_a_share_source_is_made_only_by_sharing(host: Any) -> None:
     body = source_body("Screen share", unique("Fake share"))
     error(host.call("POST", "/sources", json=body), 400, "Screen share")
-    display = _display(host)
+    display = new_display(host)
     sharer = Sharer(host.url)
     sharer.start(host.api, "display", str(display))
     renamed = source_body("Screen share", "Renamed")
@@ -188,7 +178,7 @@ def test_a_share_needs_a_target_that_exists_and_a_session(host: Any) -> None:
 
 
 async def test_a_wrong_token_or_frames_that_are_not_h264_are_refused(host: Any) -> None:
-    display = _display(host)
+    display = new_display(host)
     sharer = Sharer(host.url)
     sharer.start(host.api, "display", str(display))
     right = sharer.share["token"]
@@ -201,7 +191,7 @@ async def test_a_wrong_token_or_frames_that_are_not_h264_are_refused(host: Any) 
     code, reason = await sharer.wait_closed()
     assert code == 4400 and "Annex B" in reason
     wait_until(lambda: sharer.source_id not in _sources(host), 10, what="the share ended")
-    assert _playing(host, display) == ""
+    assert playing(host, display) == ""
 
 
 async def test_a_share_whose_sharer_never_connects_ends(host: Any) -> None:
@@ -209,7 +199,7 @@ async def test_a_share_whose_sharer_never_connects_ends(host: Any) -> None:
     ingests._connect_within_s, kept = 0.5, ingests._connect_within_s
     try:
         sharer = Sharer(host.url)
-        sharer.start(host.api, "display", str(_display(host)))
+        sharer.start(host.api, "display", str(new_display(host)))
     finally:
         ingests._connect_within_s = kept
     assert sharer.source_id in _sources(host)

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
 from tests.support.live_wire import picture
+from tests.support.topology import unique
 
 
 @dataclass
@@ -51,8 +52,9 @@ class Sharer:
     _socket: ClientConnection | None = None
     _want_key: bool = True
 
-    def start(self, client: httpx.Client, target: str, target_id: str, **extra: Any) -> Any:
-        """Start the share; the host's answer (an httpx response)."""
+    def start(self, client: httpx.Client, target: str | None, target_id: str, **extra: Any) -> Any:
+        """Start the share (``target`` None: a guest's, to the display showing the code);
+        the host's answer (an httpx response)."""
         body = {"target": target, "id": target_id, **extra}
         answer = client.post("/shares", json=body)
         if answer.status_code == 201:
@@ -167,3 +169,15 @@ def announce(base: str, seat: str) -> None:
     with sync_connect(base.replace("http", "ws", 1) + "/receiver/ws") as socket:
         socket.send(json.dumps(hello))
         socket.recv(10)
+
+
+def new_display(host: Any) -> int:
+    """A new receiver's station, locked on ``host`` (a ServerProcess): its display id."""
+    seat = unique("share-seat").replace(" ", "-")
+    announce(host.url, seat)
+    return int(host.lock(seat))
+
+
+def playing(host: Any, display_id: int) -> str:
+    """The source ``display_id`` plays, as the interface says."""
+    return str(host.ok("GET", f"/displays/{display_id}")["playingSourceId"])

@@ -31,6 +31,7 @@ from tilewall.host.playback.control import Playback
 from tilewall.host.playback.controlroom import ControlRoom
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.presets import Presets
+from tilewall.host.playback.sharecodes import ShareCodes
 from tilewall.host.playback.shares import Shares
 from tilewall.host.ports import (
     Clock,
@@ -105,7 +106,14 @@ class Host:
         self.topology = Topology(self.core)
         self.sources = Sources(self.core, self.licence, self.media)
         self.playback = Playback(self.core, self.sources, self.media)
-        self.shares = Shares(self.core, self.sources, self.playback, self.topology, self.stations)
+        self.shares = Shares(
+            self.core,
+            self.sources,
+            self.playback,
+            self.topology,
+            self.stations,
+            ShareCodes(self.core),
+        )
         self.presets = Presets(self.core)
         self.overlays = Overlays(self.core)
         self.controlroom = ControlRoom(self.core, self.sources, self.topology, self.playback)

@@ -201,7 +201,15 @@ class ShareIngests:
 
     async def open(self, target: ShareTarget, shared_by: str, guest: bool) -> tuple[Share, Ingest]:
         """A new share and the ingest its sharer sends to."""
-        share = await self._shares.start(target, shared_by, guest)
+        return self._ingest(await self._shares.start(target, shared_by, guest))
+
+    async def open_as_guest(
+        self, code: str, address: str, display_id: int | None, name: str
+    ) -> tuple[Share, Ingest]:
+        """A guest's share, by the code a display shows (``Shares.start_as_guest``)."""
+        return self._ingest(await self._shares.start_as_guest(code, address, display_id, name))
+
+    def _ingest(self, share: Share) -> tuple[Share, Ingest]:
         ingest = Ingest(share.id, self._clock, self._delay_ms)
         self.ingests[share.id] = ingest
         loop = asyncio.get_running_loop()

@@ -9,12 +9,12 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, WebSocket, delete, get, post, websocket
-from litestar.exceptions import WebSocketDisconnect
+from litestar.exceptions import NotAuthorizedException, WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 
 from tilewall.api.auth import token_of
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors
-from tilewall.host.errors import Unavailable
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.host.errors import Invalid, NotFound, Unavailable
 from tilewall.host.host import Host
 from tilewall.host.playback.shares import TARGET_KINDS, Share, ShareTarget, TargetKind
 from tilewall.host.schedule.occurrences import iso_instant
@@ -33,18 +33,32 @@ CLOSE_ENDED = 4000
 
 class ShareIn(msgspec.Struct, forbid_unknown_fields=True):
     target: Annotated[
-        TargetKind,
-        msgspec.Meta(description=f"What to share to: one of {', '.join(TARGET_KINDS)}."),
-    ]
+        TargetKind | None,
+        msgspec.Meta(
+            description=f"What to share to: one of {', '.join(TARGET_KINDS)} (a guest: "
+            "display, or nothing: the display showing the code)."
+        ),
+    ] = None
     id: Annotated[
-        NotBlank,
+        str,
         msgspec.Meta(
             max_length=200,
             description="The display's id, or the zone's, mirror group's or wall's id "
             "(or its name, with byName).",
         ),
-    ]
+    ] = ""
     byName: bool = False
+    code: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=20,
+            description="A guest's right to share (without a session): the code the target "
+            "display shows.",
+        ),
+    ] = ""
+    name: Annotated[
+        str, msgspec.Meta(max_length=60, description="A guest's name, shown with the share.")
+    ] = ""
 
 
 class ShareOut(msgspec.Struct):
@@ -98,23 +112,47 @@ def _ingests(request: Request[Any, Any, Any]) -> ShareIngests:
     tags=TAGS,
     summary="Start a screen share",
     description=(
-        "Makes a 'Screen share' source for the session's user, to be shown on the target "
-        "as soon as its first picture comes. The answer's ingest path and token are where "
-        "the sharer's browser sends its encoded frames (a WebSocket, docs/share.md); a share "
+        "Makes a 'Screen share' source, to be shown on the target as soon as its first "
+        "picture comes. A logged-in user shares to any target; without a session, a guest "
+        "gives the code a display shows (docs/share.md) and shares to that display only "
+        "(403 for a wrong code, 429 after too many). The answer's ingest path and token "
+        "are where the sharer's browser sends its encoded frames (a WebSocket); a share "
         "whose sharer does not connect within 15 s ends."
     ),
-    responses=errors(404, 409),
+    responses=errors(401, 403, 404, 409, 429),
     operation_class=Extension,
+    opt={"public": True},  # a guest has a code, not a session: checked here
+    security=[{}, {"session": []}],
 )
 async def start_share(host: Host, request: Request[Any, Any, Any], data: ShareIn) -> StartedShare:
     ingests = _ingests(request)
     session = host.accounts.session(token_of(request))
-    shared_by = session.user if session is not None else "guest"
-    target = ShareTarget(data.target, data.id.strip(), data.byName)
-    share, ingest = await ingests.open(target, shared_by, guest=False)
+    if session is not None:
+        if data.target is None or not data.id.strip():
+            raise Invalid("say where to share: target and id")
+        target = ShareTarget(data.target, data.id.strip(), data.byName)
+        share, ingest = await ingests.open(target, session.user, guest=False)
+    elif data.code.strip():
+        display_id = _guest_display(data)
+        address = request.client.host if request.client else "unknown"
+        share, ingest = await ingests.open_as_guest(data.code, address, display_id, data.name)
+    else:
+        raise NotAuthorizedException("log in, or give the code the display shows")
     return StartedShare(
         **_fields(share), ingest=INGEST_PATH.replace("{shareId:str}", share.id), token=ingest.token
     )
+
+
+def _guest_display(data: ShareIn) -> int | None:
+    """The display a guest names (None: the one showing the code)."""
+    if data.target is None and not data.id.strip():
+        return None
+    if data.target != "display" or data.byName:
+        raise Invalid("a guest shares to a display only: the one showing the code")
+    try:
+        return int(data.id.strip())
+    except ValueError:
+        raise NotFound(f"display {data.id!r} not found") from None
 
 
 @get(

@@ -23,6 +23,7 @@ from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, VideoWall, Zone
 from tilewall.host.playback.control import Playback, Target
+from tilewall.host.playback.sharecodes import ShareCodes
 from tilewall.host.state import Core
 from tilewall.host.topology.stations import Stations
 from tilewall.host.topology.walls import Topology
@@ -58,6 +59,8 @@ class Share:
     shown: bool = False
     #: what each playback target it replaced played before: (kind, id) -> timeline
     previous: dict[tuple[str, str], Timeline] = field(default_factory=dict)
+    #: the displays it plays on (their share codes are hidden meanwhile)
+    covered: list[int] = field(default_factory=list)
 
 
 Player = Display | Zone | MirrorGroup
@@ -71,8 +74,10 @@ class Shares:
         playback: Playback,
         topology: Topology,
         stations: Stations,
+        codes: ShareCodes,
     ) -> None:
         self._core = core
+        self.codes = codes
         self._sources = sources
         self._playback = playback
         self._topology = topology
@@ -143,6 +148,19 @@ class Shares:
         self._shares[share.id] = share
         return share
 
+    async def start_as_guest(
+        self, code: str, address: str, display_id: int | None, name: str = ""
+    ) -> Share:
+        """A guest's share to the display showing ``code`` (which must be ``display_id``
+        when given); the code is used up. See :meth:`ShareCodes.check`."""
+        found = self.codes.check(code, address, display_id)
+        name = " ".join(name.split())[: MAX_SHARER_NAME - 8]
+        share = await self.start(
+            ShareTarget("display", str(found)), f"{name} (guest)" if name else "guest", True
+        )
+        await self.codes.used(found)
+        return share
+
     async def show(self, share_id: str) -> None:
         """Switch the share's targets to it (once), keeping what each played."""
         share = self._shares.get(share_id)
@@ -158,6 +176,8 @@ class Shares:
             for player in players:
                 share.previous[(player.kind, _key(player.obj))] = player.timeline
                 await self._playback.switch(player, source)
+        share.covered = _covered(players)
+        await self.codes.cover(share.covered, True)
 
     async def end(self, share_id: str) -> None:
         """End the share: its targets back to what they played, its source deleted."""
@@ -167,6 +187,8 @@ class Shares:
         source = self._core.state.sources.get(share_id)
         if source is not None:
             await self._restore(share, source)
+        if share.covered:
+            await self.codes.cover(share.covered, False)
         for told in self.ended:
             told(share_id)
 
@@ -211,6 +233,10 @@ class Shares:
         async with self._core.change() as tx:
             for source in stale:
                 self._sources.forget(tx, source)
+
+
+def _covered(players: list[Target]) -> list[int]:
+    return sorted({d for player in players for d in player.display_ids})
 
 
 def _key(obj: Player) -> str:

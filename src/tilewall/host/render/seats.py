@@ -6,6 +6,8 @@ from tilewall.host.machine.slot import MachineSlot
 from tilewall.host.playback.overlays import SETTING as OVERLAYS_SETTING
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.playback.playlist import MediaCatalog
+from tilewall.host.playback.sharecodes import SETTING as CODES_SETTING
+from tilewall.host.playback.sharecodes import CodesState
 from tilewall.host.render.description import HostInfo, RenderState, describe
 from tilewall.host.render.overlays import OverlaySwitches
 from tilewall.host.state import Core
@@ -27,7 +29,7 @@ class SeatDescriptions:
         self._overlays = overlays
         self._machine = machine
         self._info: HostInfo | None = None
-        self._switches: tuple[object, OverlaySwitches] | None = None
+        self._switches: tuple[tuple[object, object], OverlaySwitches] | None = None
 
     def host_info(self) -> HostInfo:
         """The name and address shown on pairing and welcome screens (read once)."""
@@ -39,10 +41,14 @@ class SeatDescriptions:
     def overlays(self) -> OverlaySwitches:
         # asked once per receiver per push: converted again only when the setting changed
         # (every change stores a new object under the setting's name)
-        raw = self._core.state.settings.get(OVERLAYS_SETTING)
-        if self._switches is not None and self._switches[0] is raw:
+        settings = self._core.state.settings
+        raw = (settings.get(OVERLAYS_SETTING), settings.get(CODES_SETTING))
+        if self._switches is not None and all(
+            a is b for a, b in zip(self._switches[0], raw, strict=True)
+        ):
             return self._switches[1]
-        switches = OverlaySwitches.of(self._overlays.state())
+        codes = self._core.setting(CODES_SETTING, CodesState, CodesState())
+        switches = OverlaySwitches.of(self._overlays.state(), codes)
         self._switches = (raw, switches)
         return switches
 

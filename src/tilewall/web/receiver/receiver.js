@@ -126,6 +126,18 @@ function applyOverlays(o) {
   id.hidden = !o.displayId;
   id.textContent = o.displayId ? String(o.displayId.displayId) : "";
   $("dpms").hidden = !o.dpmsOff;
+  applyShareCode(o.shareCode);
+}
+
+/** The code a guest shares a screen here with, and where (docs/share.md). */
+function applyShareCode(code) {
+  const box = $("share-code");
+  const shown = !!code && (!code.untilMs || code.untilMs > hostNow());
+  box.hidden = !shown;
+  if (!shown) return;
+  const [how, number] = /** @type {HTMLElement[]} */ ([...box.children]);
+  how.textContent = `Share your screen here: ${location.origin}/share/ · code`;
+  number.textContent = `${code.code.slice(0, 3)} ${code.code.slice(3)}`;
 }
 
 function apply(next, nextRev) {
@@ -151,6 +163,7 @@ function tick() {
   if (state.overlays && state.overlays.alert && !$("alert").hidden && state.overlays.alert.untilMs <= now) {
     $("alert").hidden = true;
   }
+  if (state.overlays && state.overlays.shareCode && !$("share-code").hidden) applyShareCode(state.overlays.shareCode);
 }
 
 /** What is shown, read together with the host instant it is read at (for sync checks). */

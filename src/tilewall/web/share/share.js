@@ -1,5 +1,6 @@
-// The /share/ page: log in (or not yet), choose where to share, share a screen, window or
-// tab, and stop. The capture, encoding and sending are in sender.js (docs/share.md).
+// The /share/ page: log in and choose where to share, or give the code a display shows
+// (a guest); share a screen, window or tab, and stop. The capture, encoding and sending
+// are in sender.js (docs/share.md).
 
 import { api, get, post, seg } from "/js/api.js";
 import { h, fill, field, errorBox, showError } from "/js/ui.js";
@@ -67,8 +68,42 @@ async function chooser() {
     start.disabled = true;
     showError(error, null);
     try {
-      await share(target, id, label);
+      await share({ target, id }, label);
     } catch (err) {
+      showError(error, err);
+    } finally {
+      start.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** A guest's form: the code the display shows, and a name to show with the share. */
+function guestForm() {
+  const code = h("input", { name: "code", inputmode: "numeric", autocomplete: "off", required: true, maxlength: "20" });
+  const name = h("input", { name: "name", autocomplete: "name", maxlength: "60" });
+  const error = errorBox();
+  const start = h("button", { type: "submit" }, "Share my screen");
+  const form = h(
+    "form",
+    { class: "card", "aria-label": "Share with a code" },
+    h("p", { class: "muted" }, "No account? Enter the code the screen shows."),
+    field("Code", code),
+    field("Your name (optional)", name),
+    error,
+    start,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    start.disabled = true;
+    showError(error, null);
+    /** @type {Record<string, string>} */
+    const body = { code: code.value.trim(), name: name.value.trim() };
+    if (params.get("target") === "display" && params.get("id")) Object.assign(body, { target: "display", id: params.get("id") });
+    try {
+      await share(body, "the screen showing the code");
+    } catch (err) {
+      if (err.status === 403) err.message = "That is not the code the screen shows now.";
       showError(error, err);
     } finally {
       start.disabled = false;
@@ -79,15 +114,14 @@ async function chooser() {
 
 /**
  * Capture first (the browser asks which screen, on the click), then start the share.
- * @param {string} target
- * @param {string} id
+ * @param {Record<string, string>} body what POST /api/shares is given
  * @param {string} label
  */
-async function share(target, id, label) {
+async function share(body, label) {
   const stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: 30 }, audio: false });
   let started;
   try {
-    started = await post("/shares", { target, id });
+    started = await post("/shares", body, { auth: false });
   } catch (err) {
     for (const track of stream.getTracks()) track.stop();
     throw err;
@@ -123,7 +157,7 @@ async function show() {
     await get("/shares", { auth: false });
   } catch (err) {
     if (err.status === 401) {
-      fill(root, loginForm(() => show()));
+      fill(root, guestForm(), h("p", { class: "muted" }, "Or log in to share to any screen:"), loginForm(() => show()));
       return;
     }
     fill(root, h("p", { class: "error", role: "alert" }, err.message));
