@@ -18,6 +18,7 @@ VIEWS = [
     "alerts",
     "schedule",
     "playlog",
+    "audit",
     "receivers",
     "sources",
     "media",

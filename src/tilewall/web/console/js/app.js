@@ -15,6 +15,7 @@ import { renderLayouts } from "./views/layouts/page.js";
 import { renderSettings } from "./views/settings.js";
 import { renderSchedule } from "./views/schedule/page.js";
 import { renderPlaylog } from "./views/playlog.js";
+import { renderAudit } from "./views/audit.js";
 
 const ROUTES = {
   login: { title: "Log in", render: renderLogin, public: true },
@@ -23,6 +24,7 @@ const ROUTES = {
   alerts: { title: "Alerts and power", render: renderAlerts },
   schedule: { title: "Schedule", render: renderSchedule },
   playlog: { title: "Play log", render: renderPlaylog },
+  audit: { title: "Audit trail", render: renderAudit },
   receivers: { title: "Receivers", render: renderReceivers },
   sources: { title: "Sources", render: renderSources },
   media: { title: "Media library", render: renderMedia },
