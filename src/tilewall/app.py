@@ -32,6 +32,7 @@ from tilewall.api.forwarding import group_forwarding
 from tilewall.api.headers import security_headers
 from tilewall.api.resources import (
     audit,
+    capture,
     controlroom,
     displays,
     failover,
@@ -342,11 +343,14 @@ def create_app(
     live_ws = live.live_websocket()
     # a screen share's frames, sent by the sharer's browser (app.state.shares)
     share_ws = share.share_websocket()
+    # kiosk agents' capture devices' frames (app.state.agent_captures)
+    capture_ws = capture.capture_websocket()
     routes: list[ControllerRouterHandler] = [
         api,
         media,
         live_ws,
         share_ws,
+        capture_ws,
         metrics_page,
         *extra_routes,
     ]

@@ -259,6 +259,7 @@ def make_app(
         live = live_services(host, loaded.live_delay_ms)
         app.state.live, app.state.live_fmp4 = live.relays, live.fmp4
         app.state.shares = live.shares
+        app.state.agent_captures = live.captures
         metrics.attach_live(live.relays)
         bridge.attach(host, hub)
         await hub.start()

@@ -109,6 +109,7 @@ async def test_a_missing_device_is_named(host, device):
         ({"Resolution": "16000x9000"}, "param 'Resolution' must be WIDTHxHEIGHT"),
         ({"Frame_Rate": "0"}, "param 'Frame Rate' must be at least 1"),
         ({"Frame_Rate": "240"}, "param 'Frame Rate' must be at most 60"),
+        ({"Seat": "a b/c"}, "param 'Seat' must be empty (the host) or a seat name"),
     ],
 )
 def test_bad_params_are_refused_in_words(host, params, words):
@@ -120,7 +121,12 @@ def test_bad_params_are_refused_in_words(host, params, words):
 def test_defaults(host):
     source = ok(host.api.post("/sources", json=body_of(CAPTURE, unique("Card"), {})))
     values = {p["paramName"]: p["paramValue"] for p in source["params"] if p["paramName"]}
-    assert values == {"Device": "/dev/video0", "Resolution": "1280x720", "Frame Rate": "30"}
+    assert values == {
+        "Device": "/dev/video0",
+        "Seat": "",
+        "Resolution": "1280x720",
+        "Frame Rate": "30",
+    }
     other = ok(
         host.api.post(
             "/sources",

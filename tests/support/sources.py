@@ -31,7 +31,7 @@ PARAM_TYPES = {
     STREAMER: {"URL": "URL", "Muted": "CHECKBOX"},
     RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX"},
     VNC: {"Host": "TEXT", "Port": "NUMBER", "Password": "TEXT"},
-    CAPTURE: {"Device": "TEXT", "Resolution": "TEXT", "Frame Rate": "NUMBER"},
+    CAPTURE: {"Device": "TEXT", "Seat": "TEXT", "Resolution": "TEXT", "Frame Rate": "NUMBER"},
     CONTROL: {"Layouts": "LAYOUT_SELECT"},
 }
 

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from tilewall.agent import FIRMWARE, machine, serialport, wire
 from tilewall.agent.browser import Browser
+from tilewall.agent.capture import CaptureLink
 from tilewall.agent.devices import DeviceWatch
 from tilewall.agent.keystore import KeyStore
 from tilewall.agent.power import PowerError, PowerSwitch
@@ -94,6 +95,10 @@ class Agent:
     async def run(self, stop: asyncio.Event) -> None:
         self.devices.start()
         browser = asyncio.create_task(self.browser.run()) if self.browser else None
+        # capture devices shown on the wall: a link of their own, once the station is locked
+        ws_base = self.ws_url.removesuffix("/receiver/ws")
+        captures = CaptureLink(ws_base, self.config.seat, lambda: self.key)
+        self._spawn(captures.run(stop))
         try:
             await self._connect_loop(stop)
         finally:

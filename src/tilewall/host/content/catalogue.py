@@ -38,6 +38,7 @@ HOST = "Host"
 PORT = "Port"
 PASSWORD = "Password"
 DEVICE = "Device"
+SEAT = "Seat"
 RESOLUTION = "Resolution"
 FRAME_RATE = "Frame Rate"
 
@@ -197,7 +198,8 @@ CATALOGUE: dict[str, SourceType] = {
         ),
         SourceType(
             CAPTURE,
-            "A capture device (an HDMI capture card, a camera) on the host, encoded once.",
+            "A capture device (an HDMI capture card, a camera) on the host or on a kiosk "
+            "device, encoded once.",
             "/docs/sources#capture",
             (
                 ParamSpec(
@@ -206,6 +208,13 @@ CATALOGUE: dict[str, SourceType] = {
                     screens.DEFAULT_DEVICE,
                     label="V4L2 device (/dev/videoN)",
                     check=screens.check_device,
+                ),
+                ParamSpec(
+                    SEAT,
+                    "TEXT",
+                    "",
+                    label="On the kiosk device of this seat, through its agent (empty: the host)",
+                    check=screens.check_seat,
                 ),
                 ParamSpec(
                     RESOLUTION,

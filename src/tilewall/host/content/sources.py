@@ -220,4 +220,5 @@ def _screen_input(source: Source) -> LiveInput:
         catalogue.param(params, catalogue.DEVICE, screens.DEFAULT_DEVICE),
         catalogue.param(params, catalogue.RESOLUTION, screens.DEFAULT_RESOLUTION),
         _number(catalogue.param(params, catalogue.FRAME_RATE), 30.0),
+        catalogue.param(params, catalogue.SEAT),
     )
