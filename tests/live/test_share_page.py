@@ -131,3 +131,45 @@ def test_a_shared_tab_shows_on_the_wall_in_quarters_and_stopping_brings_back_the
     assert zone["playingSourceId"] == wall.slide_id
     page.context.close()
     counter.close()
+
+
+def test_a_guest_shares_with_the_code_a_tile_shows(wall: SharedWall) -> None:
+    _quarters_shown(wall)
+    display = wall.host.ok("GET", "/zones/" + wall.zone_id)["zoneDisplays"][0]["displayId"]
+    wall.host.ok("PUT", f"/shares/codes/{display}", json={"minutes": 5})
+    tile = wait_until(
+        lambda: next((p for p in wall.receivers if p.is_visible("#share-code")), None),
+        10,
+        0.2,
+        "a tile showing the code",
+    )
+    how = tile.inner_text("#share-code .share-how")
+    assert f"{wall.host.url}/share/" in how
+    code = tile.inner_text("#share-code .share-number").replace(" ", "")
+    assert len(code) == 6
+
+    pattern = Pattern()
+    counter = wall.context.new_page()
+    counter.set_viewport_size({"width": pattern.width, "height": pattern.height})
+    counter.set_content(counter_page(pattern))
+    context = wall.context.browser.new_context(bypass_csp=False)
+    page = context.new_page()
+    page.goto(f"{wall.host.url}/share/")
+    page.fill("input[name=code]", "000000" if code != "000000" else "111111")
+    page.fill("input[name=name]", "Visitor")
+    page.click("form[aria-label='Share with a code'] button[type=submit]")
+    page.wait_for_selector("text=That is not the code the screen shows now.")
+    page.fill("input[name=code]", code)
+    page.click("form[aria-label='Share with a code'] button[type=submit]")
+    page.wait_for_selector(".status.live")
+    wait_until(
+        lambda: all(n is not None for n in _numbers(wall, "guest")), 30, 0.3, "the guest's tab"
+    )
+    assert not tile.is_visible("#share-code")  # the share covers the code
+    shares = wall.host.ok("GET", "/shares")["shares"]
+    assert [(s["sharedBy"], s["guest"]) for s in shares] == [("Visitor (guest)", True)]
+    page.close()  # closing the tab ends the share
+    _quarters_shown(wall)
+    assert wall.host.ok("GET", "/shares")["shares"] == []
+    context.close()
+    counter.close()

@@ -7,6 +7,7 @@ import { h, clear, fill, act, field, checkbox, errorBox } from "../ui.js";
 import { switchTarget } from "./commands.js";
 import { playbackControls } from "./playback.js";
 import { targetReadout } from "./readout.js";
+import { shareControls } from "./share.js";
 import { openVideoList } from "./videolist.js";
 
 export { switchTarget, stopTarget } from "./commands.js";
@@ -25,6 +26,7 @@ export function createControlPanel({ onClose } = {}) {
     const readout = targetReadout();
     const picker = sourcePicker(targetNow, error);
     const playback = playbackControls(targetNow, () => picker.select.value, error, () => panel.update());
+    const sharing = shareControls(targetNow, error);
     const listBtn = h("button", { type: "button" }, "Play a video list…");
     listBtn.addEventListener("click", () => {
       const t = targetNow();
@@ -43,6 +45,8 @@ export function createControlPanel({ onClose } = {}) {
       h("h3", {}, "Playback"),
       ...playback.rows,
       h("div", { class: "row" }, listBtn),
+      h("h3", {}, "Screen share"),
+      ...sharing.rows,
       error,
       h("h3", {}, "Displays"),
       members,
@@ -51,6 +55,7 @@ export function createControlPanel({ onClose } = {}) {
       readout.paint(t);
       playback.paint(t);
       picker.paint(t);
+      sharing.paint(t);
       paintMembers(members, t);
     };
   }
