@@ -6,7 +6,7 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-8";
+const CACHE = "tilewall-receiver-9";
 const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
 const SHELL = [
   "/receiver/",
@@ -16,6 +16,9 @@ const SHELL = [
   "/receiver/sources.js",
   "/receiver/live.js",
   "/receiver/live-canvas.js",
+  "/receiver/live-decoder.js",
+  "/receiver/live-link.js",
+  "/receiver/live-signal.js",
   "/receiver/live-mse.js",
   "/receiver/follow.js",
   "/receiver/schedule.js",
