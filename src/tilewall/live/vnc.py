@@ -21,6 +21,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -35,7 +36,6 @@ from tilewall.live.coding import Picture
 from tilewall.live.encoding import H264Encoder
 from tilewall.live.failure import InputFailed
 from tilewall.live.opening import OPEN_TIMEOUT_S, READ_TIMEOUT_S, failure
-from tilewall.live.timing import Presenter
 
 if TYPE_CHECKING:
     from tilewall.live.reader import Sink
@@ -222,7 +222,6 @@ def pull(
     session = _Session(source)
     ran = False
     encoder: H264Encoder | None = None
-    timing = Presenter(delay_ms)
     started = time.monotonic()
     sent_at = last_key = 0.0
     size_in = 0
@@ -248,8 +247,12 @@ def pull(
                 last_key = 0.0
             key = now - last_key >= KEY_S
             last_key = now if key else last_key
-            at = timing.at(int((now - started) * 1000), _MS, clock.exact_ms())
-            units = encoder.encode_image(screen, int((now - started) * 1000), at, key)
+            units = encoder.encode_image(screen, int((now - started) * 1000), 0.0, key)
+            # shown the delay after it is ready: the picture's instant is the host's own
+            # (no source clock whose rhythm to keep, as timing.Presenter keeps a camera's,
+            # and with frames seconds apart a stall of the host would be caught up slowly)
+            at = clock.exact_ms() + delay_ms
+            units = [replace(unit, at=at) for unit in units]
             sent_at = now
             size_in, session.bytes_in = session.bytes_in, 0
             for unit in units:
