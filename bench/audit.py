@@ -179,6 +179,7 @@ async def fill(data_dir: Path, entries: int, start_ms: int) -> None:
 
     rng = random.Random(27)
     store = await open_store(data_dir)
+    appender = audit_sql.Appender("sqlite")
     try:
         written = 0
         while written < entries:
@@ -203,7 +204,7 @@ async def fill(data_dir: Path, entries: int, start_ms: int) -> None:
                     )
                 )
             async with store.engine.begin() as conn:
-                await audit_sql.append(conn, records)
+                await appender.append(conn, records)
             written += len(records)
             if written % 200_000 == 0:
                 log(f"{written} entries written")

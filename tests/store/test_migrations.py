@@ -18,7 +18,7 @@ from tilewall.store import engine_for, migrate_database
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0005"
+HEAD = "0006"
 TABLES = {
     "documents",
     "users",

@@ -28,6 +28,8 @@ _COLUMNS = [
     audit.c.prev,
     audit.c.hash,
 ]
+#: a write that changes nothing (SQLite: it takes the database's write lock)
+_TOUCH = sa.update(audit_head).where(audit_head.c.id == 1).values(last_id=audit_head.c.last_id)
 #: the entry that says which entries (first id, last id) retention removed
 Noting = Callable[[int, int], AuditRecord]
 #: entries read at a time while a whole chain is checked
@@ -62,23 +64,87 @@ def entry_of(row: Sequence[Any]) -> AuditEntry:
     return AuditEntry(int(id_), record, prev, digest)
 
 
-async def append(conn: AsyncConnection, records: Sequence[AuditRecord]) -> list[AuditEntry]:
-    """Number and chain ``records`` after the last entry and insert them, in the
-    transaction of ``conn``. The head row is locked first (PostgreSQL: ``FOR UPDATE``;
-    SQLite has one writer at a time), so two transactions never chain off the same
-    entry; ids are the primary key besides."""
-    if not records:
-        return []
-    head = (await conn.execute(_HEAD.with_for_update())).one()
-    entries = chain(records, int(head.last_id), head.last_hash)
-    await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
-    last = entries[-1]
-    await conn.execute(
+class Appender:
+    """Appends entries in the transaction of what they record, chained after the last
+    entry written, which it keeps in memory so that a write usually costs no read.
+
+    On SQLite one statement: the entries are inserted and a trigger (migration 0006)
+    checks that each follows the head row and moves the head on; SQLite has one writer at
+    a time. On PostgreSQL two: the head row is moved on from the entry expected first
+    (which locks it: a second writer waits for the first to commit), then the entries
+    are inserted. When the head is not where it was expected (another process wrote,
+    retention moved it), the head is read under lock and the entries chained from there.
+    Ids are the primary key besides: two writes can never chain off the same entry."""
+
+    def __init__(self, dialect: str) -> None:
+        self._triggered = dialect == "sqlite"
+        #: (id, hash) of the last entry written, as this store last saw it
+        self._last: tuple[int, str] | None = None
+
+    async def append(
+        self, conn: AsyncConnection, records: Sequence[AuditRecord]
+    ) -> list[AuditEntry]:
+        if not records:
+            return []
+        entries = await self._expected(conn, records)
+        if entries is None:
+            if self._triggered:
+                # SQLite locks the database for writing at its first write: take the
+                # lock before reading the head, so that no other writer moves it on
+                # between the read and the insert
+                await conn.execute(_TOUCH)
+            row = (await conn.execute(_HEAD.with_for_update())).one()
+            entries = chain(records, int(row.last_id), str(row.last_hash))
+            await self._insert(conn, entries, int(row.last_id), str(row.last_hash))
+        # expected from now on; if the transaction fails the store forgets it, and if it
+        # is wrong all the same, the next write finds the head elsewhere and reads it
+        self._last = (entries[-1].id, entries[-1].hash)
+        return entries
+
+    async def _expected(
+        self, conn: AsyncConnection, records: Sequence[AuditRecord]
+    ) -> list[AuditEntry] | None:
+        """The entries written after the last one this store knows of; None (nothing
+        written) when the head is elsewhere."""
+        if self._last is None:
+            return None
+        entries = chain(records, *self._last)
+        if self._triggered:
+            try:
+                # the trigger refuses the first entry, and so the statement, if the
+                # head is elsewhere; the transaction goes on
+                await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+            except sa.exc.IntegrityError:
+                return None
+            return entries
+        moved = await conn.execute(_move(self._last, entries[-1]))
+        if moved.rowcount != 1:
+            return None
+        await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+        return entries
+
+    async def _insert(
+        self, conn: AsyncConnection, entries: list[AuditEntry], last_id: int, last_hash: str
+    ) -> None:
+        if not self._triggered:
+            await conn.execute(_move((last_id, last_hash), entries[-1]))
+        await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+
+    def forget(self) -> None:
+        """A transaction failed, or the head moved elsewhere: read it next time."""
+        self._last = None
+
+
+def _move(expected: tuple[int, str], last: AuditEntry) -> sa.Update:
+    return (
         sa.update(audit_head)
-        .where(audit_head.c.id == 1)
+        .where(
+            audit_head.c.id == 1,
+            audit_head.c.last_id == expected[0],
+            audit_head.c.last_hash == expected[1],
+        )
         .values(last_id=last.id, last_hash=last.hash)
     )
-    return entries
 
 
 async def head(conn: AsyncConnection) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -153,5 +219,5 @@ async def prune(conn: AsyncConnection, before_ms: int, noted: Noting | None) -> 
         sa.update(audit_head).where(audit_head.c.id == 1).values(base_id=cut, base_hash=cut_hash)
     )
     if noted is not None:
-        await append(conn, [noted(base_id + 1, cut)])
+        await Appender(conn.dialect.name).append(conn, [noted(base_id + 1, cut)])
     return cut - base_id

@@ -106,6 +106,7 @@ class SqlStore:
         self._engine = engine
         self._health = Health()
         self._sql = Statements(engine.dialect.name)
+        self._audit = audit_sql.Appender(engine.dialect.name)
 
     @property
     def engine(self) -> AsyncEngine:
@@ -123,7 +124,11 @@ class SqlStore:
                 yield conn
                 await self._close_write(conn, written)
         except self.failures as error:
+            self._audit.forget()
             raise self._health.failed(error) from error
+        except BaseException:
+            self._audit.forget()
+            raise
         self._health.succeeded()
         self._committed(written)
 
@@ -180,7 +185,7 @@ class SqlStore:
                 await conn.execute(self._sql.delete_document, gone)
             if puts:
                 await conn.execute(self._sql.put_documents, puts)
-            await audit_sql.append(conn, audit)
+            await self._audit.append(conn, audit)
 
     # users
 
@@ -222,7 +227,7 @@ class SqlStore:
                 self._sql.put_session,
                 {"token_hash": token_hash, "user": user, "keep": keep, "created_ms": now_ms},
             )
-            await audit_sql.append(conn, audit)
+            await self._audit.append(conn, audit)
 
     async def delete_sessions(
         self, token_hashes: Iterable[str], audit: Sequence[AuditRecord] = ()
@@ -234,7 +239,7 @@ class SqlStore:
         async with self._write([(SESSION, h) for h in hashes]) as conn:
             if hashes:
                 await conn.execute(sa.delete(sessions).where(sessions.c.token_hash.in_(hashes)))
-            await audit_sql.append(conn, audit)
+            await self._audit.append(conn, audit)
 
     # the audit trail
 
@@ -242,7 +247,7 @@ class SqlStore:
         """Write entries that record no change of the store's own (a failed login)."""
         if records:
             async with self._write([]) as conn:
-                await audit_sql.append(conn, records)
+                await self._audit.append(conn, records)
 
     async def audit_page(self, query: AuditQuery) -> tuple[list[AuditEntry], bool]:
         """The entries ``query`` asks for, newest first, and whether each holds its
@@ -265,7 +270,9 @@ class SqlStore:
         """Remove the oldest entries, those before the first at or after ``before_ms``,
         with the entry ``noted`` makes of the ids removed (first, last); how many went."""
         async with self._write([]) as conn:
-            return await audit_sql.prune(conn, before_ms, noted)
+            removed = await audit_sql.prune(conn, before_ms, noted)
+        self._audit.forget()  # its entry moved the head
+        return removed
 
     async def verify_audit(self) -> int | None:
         """The id of the first entry that breaks the whole chain; None when it holds."""

@@ -121,6 +121,9 @@ audit = sa.Table(
     sa.Index("audit_user", "user", "id"),
     sa.Index("audit_target", "target_id", "id"),
     sa.Index("audit_operation", "operation", "id"),
+    # a user's or an operation's entries in a window of time
+    sa.Index("audit_user_at", "user", "at_ms"),
+    sa.Index("audit_operation_at", "operation", "at_ms"),
 )
 
 #: one row (id 1): the last entry written (``last_id``, ``last_hash``) and the last one

@@ -1,0 +1,57 @@
+"""The audit trail in the store, on SQLite and PostgreSQL: two stores on one database
+(two processes, or a host and the command line) writing in turn and at once chain every
+entry after the one before, never two off the same one, and the chain verifies."""
+
+import asyncio
+import itertools
+from pathlib import Path
+
+from tilewall.host.audit import GENESIS, AuditQuery, AuditRecord
+from tilewall.store import SqlStore, open_store
+
+
+def record(n: int, user: str = "admin") -> AuditRecord:
+    return AuditRecord(1_800_000_000_000 + n, user, "10.0.0.1", "", f"op {n}", None, "[]")
+
+
+async def chain_of(store: SqlStore) -> list[tuple[int, str, str]]:
+    entries, verified = await store.audit_page(AuditQuery(limit=1000))
+    assert verified
+    return [(e.id, e.prev, e.hash) for e in reversed(entries)]
+
+
+async def test_two_stores_writing_in_turn_chain_each_entry_after_the_last(
+    store: SqlStore, database: str | None, tmp_path: Path
+) -> None:
+    other = await open_store(tmp_path / "store", database)
+    try:
+        await store.append_audit([record(1)])
+        await other.append_audit([record(2)])  # it reads where the head is
+        await store.append_audit([record(3), record(4)])  # it expected entry 1 last
+        await other.append_audit([record(5)])
+        entries = await chain_of(store)
+        assert [e[0] for e in entries] == [1, 2, 3, 4, 5]
+        assert entries[0][1] == GENESIS
+        assert all(b[1] == a[2] for a, b in itertools.pairwise(entries))
+        assert await store.verify_audit() is None
+    finally:
+        await other.close()
+
+
+async def test_two_stores_writing_at_once_never_fork_the_chain(
+    store: SqlStore, database: str | None, tmp_path: Path
+) -> None:
+    other = await open_store(tmp_path / "store", database)
+    try:
+
+        async def write(writer: SqlStore, user: str) -> None:
+            for n in range(20):
+                await writer.append_audit([record(n, user)])
+
+        await asyncio.gather(write(store, "a"), write(other, "b"), write(store, "c"))
+        entries = await chain_of(store)
+        assert [e[0] for e in entries] == list(range(1, 61))
+        assert len({e[1] for e in entries}) == 60  # no two chained off the same entry
+        assert await other.verify_audit() is None
+    finally:
+        await other.close()
