@@ -108,10 +108,11 @@ def lease_figures(before: Samples, after: Samples) -> dict[str, Any]:
         if name == "tilewall_group_lease_age_seconds_bucket"
     )
     renewals = delta("tilewall_group_lease_age_seconds_count")
+    # the buckets that hold the 99th percentile and the largest: their upper bounds
     p99 = next((bound for bound, n in buckets if renewals and n >= 0.99 * renewals), None)
+    most = next((bound for bound, n in buckets if renewals and n >= renewals), None)
+    # the oldest since the host started (its start and the receivers' first hellos too)
     oldest = after.get(("tilewall_group_lease_age_max_seconds", ()))
-    if p99 is not None and oldest is not None:
-        p99 = min(p99, oldest)
     return {
         "generation": after.get(("tilewall_group_generation", ())),
         "generation_bumps": delta("tilewall_group_generation"),
@@ -123,9 +124,9 @@ def lease_figures(before: Samples, after: Samples) -> dict[str, Any]:
         "lease_age_mean_s": delta("tilewall_group_lease_age_seconds_sum") / renewals
         if renewals
         else None,
-        # the histogram's bucket that holds the 99th percentile: its upper bound
         "lease_age_p99_at_most_s": p99,
-        "lease_age_max_s": oldest,
+        "lease_age_max_at_most_s": most,
+        "lease_age_max_since_start_s": oldest,
     }
 
 

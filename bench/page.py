@@ -269,7 +269,7 @@ def _group_load(results: dict[str, Any]) -> Row:
         f"{load['takeovers']:g} takeovers, {load['generation_bumps']:g} generation bumps, "
         f"{active['lapses']:g} lapses",
         f"lease age at renewal p99 ≤ {active['lease_age_p99_at_most_s']:g} s, max "
-        f"{active['lease_age_max_s']:.2f} s of {active['lease_s']:g} s",
+        f"≤ {active['lease_age_max_at_most_s']:g} s of {active['lease_s']:g} s",
         bool(load["meets_goal"]),
     )
 

@@ -201,7 +201,8 @@ def group_load_section(load: dict[str, Any], h: str) -> list[str]:
         "host's `/metrics` before and after: takeovers, generation bumps, lease lapses (the "
         "active host's watchdog saw its event loop stall), and the age the lease had "
         "reached at each renewal (database clock; renewed every second, taken over at the "
-        "lease time). Goal: no takeover.",
+        "lease time; p99 and max are the upper bounds of the histogram's buckets that hold "
+        "them: 1, 1.1, 1.25, 1.5, 2, 2.5, 3, 4, 5 s, ...). Goal: no takeover.",
         "",
     ]
     if load.get("status") == "failed":
@@ -221,7 +222,9 @@ def group_load_section(load: dict[str, Any], h: str) -> list[str]:
                 "–"
                 if m["lease_age_p99_at_most_s"] is None
                 else f"≤ {m['lease_age_p99_at_most_s']:g}",
-                "–" if not m["renewals"] else f"{m['lease_age_max_s']:.2f}",
+                "–"
+                if m["lease_age_max_at_most_s"] is None
+                else f"≤ {m['lease_age_max_at_most_s']:g}",
                 f"{m['lease_s']:g}",
             ]
         )

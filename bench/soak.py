@@ -338,6 +338,7 @@ def _group_soak(receivers: int, seconds: float, operators: int, work: Path) -> d
             postgres.wait_role(second, session, "standby")
             before = {p.name: groupload.scrape(p, session) for p in (first, second)}
             result = _soak_on(first, receivers, seconds, operators)
+            session = session_id(first.base_url, ADMIN, PASSWORD)  # the first one expired
             after = {p.name: groupload.scrape(p, session) for p in (first, second)}
             members = {
                 p.name: groupload.lease_figures(before[p.name], after[p.name])
