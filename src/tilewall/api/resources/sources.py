@@ -9,7 +9,8 @@ from litestar.params import Body, Parameter
 
 from tilewall.api.common import Done, NotBlank, errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType, shown_params
+from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
+from tilewall.host.content.params import shown_params
 from tilewall.host.host import Host
 from tilewall.host.model import Param, Source
 

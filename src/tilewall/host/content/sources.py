@@ -8,6 +8,7 @@ import msgspec
 from tilewall.host.content import catalogue, live, screens
 from tilewall.host.content.live import LiveInput, LiveStatus
 from tilewall.host.content.media import MediaLibrary
+from tilewall.host.content.params import validate_params
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, unique_name
 from tilewall.host.licence.rules import LicenceRules
@@ -78,7 +79,7 @@ class Sources:
         unique_name(self._core.state.sources, name, stored.id if stored else None, "source")
         # a secret read back hidden and sent again keeps the stored one (same type only)
         kept = stored.params if stored is not None and stored.type == kind.name else None
-        return name, catalogue.validate_params(kind, params, self.resolvers, kept)
+        return name, validate_params(kind, params, self.resolvers, kept)
 
     async def create(self, name: str, source_type: str, params: list[Param]) -> Source:
         name, checked = self._check(name, source_type, params, None)
@@ -124,9 +125,7 @@ class Sources:
         kind = catalogue.source_type(catalogue.SCREEN_SHARE)
         params = [Param("TEXT", catalogue.SHARED_BY, shared_by)]
         params.append(Param("TEXT", catalogue.SHARE_TARGET, target))
-        source = Source(
-            new_id(), unique, kind.name, catalogue.validate_params(kind, params, self.resolvers)
-        )
+        source = Source(new_id(), unique, kind.name, validate_params(kind, params, self.resolvers))
         async with self._core.change() as tx:
             tx.put(source)
         return source
