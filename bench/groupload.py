@@ -45,8 +45,8 @@ from tests.support.pgserver import PostgresServer
 
 from bench import postgres
 from bench.loadgen import Operation, Request, run_wrk
-from bench.procs import BENCH, Proc, session_id
-from bench.seed import ADMIN, PASSWORD, Seeded
+from bench.procs import BENCH, Proc
+from bench.seed import Seeded
 
 JSON_HEADERS = {"Content-Type": "application/json"}
 
@@ -167,11 +167,7 @@ def load(
     }
     try:
         with first, second:
-            first.start()
-            session = session_id(first.base_url, ADMIN, PASSWORD)
-            postgres.wait_role(first, session, "active")
-            second.start()
-            postgres.wait_role(second, session, "standby")
+            session = postgres.start_group(first, second)
             before = {p.name: scrape(p, session) for p in (first, second)}
             progress(f"group load, {seconds} s at full rate on both hosts, {n} receivers")
             cookie = f"JSESSIONID={session}"

@@ -150,6 +150,16 @@ def wait_role(proc: Proc, session: str, wanted: str, timeout_s: float = 30.0) ->
     raise RuntimeError(f"{proc.name} is {last or 'not answering'}, not {wanted}")
 
 
+def start_group(first: Proc, second: Proc, user: str = ADMIN, password: str = PASSWORD) -> str:
+    """Start ``first`` (it becomes active), then ``second`` (a standby); a session id."""
+    first.start()
+    session = session_id(first.base_url, user, password)
+    wait_role(first, session, "active")
+    second.start()
+    wait_role(second, session, "standby")
+    return session
+
+
 def takeover_once(
     pg: PostgresServer,
     template: str,
@@ -168,11 +178,7 @@ def takeover_once(
     began = time.monotonic()
     try:
         with first, second:
-            first.start()
-            session = session_id(first.base_url, ADMIN, PASSWORD)
-            wait_role(first, session, "active")
-            second.start()
-            wait_role(second, session, "standby")
+            session = start_group(first, second)
             started_s = time.monotonic() - began
             assert first.popen is not None
             shown = seeded.sources[-1]  # the seed switched every zone to its last source

@@ -331,11 +331,7 @@ def _group_soak(receivers: int, seconds: float, operators: int, work: Path) -> d
         first = postgres.member_proc(url, work, "soak-first")
         second = postgres.member_proc(url, work, "soak-second")
         with first, second:
-            first.start()
-            session = session_id(first.base_url, ADMIN, PASSWORD)
-            postgres.wait_role(first, session, "active")
-            second.start()
-            postgres.wait_role(second, session, "standby")
+            session = postgres.start_group(first, second, ADMIN, PASSWORD)
             before = {p.name: groupload.scrape(p, session) for p in (first, second)}
             result = _soak_on(first, receivers, seconds, operators)
             session = session_id(first.base_url, ADMIN, PASSWORD)  # the first one expired
