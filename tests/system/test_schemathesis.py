@@ -171,6 +171,11 @@ RULES_IN_WORDS = [
         "spans at most 400 days and 5,000 occurrences",
     ),
     InWords(
+        r"GET /api/audit(\.csv)?",
+        r"^(since|until): ",
+        "dates must exist; a window ends after it starts",
+    ),
+    InWords(
         r"PUT /api/serial/\{seatID\}/port",
         r"^serial devices are paths under /dev|needs a host and a port number|not a valid URL",
         "a device path has no '..'; a port number is at most 65535; a bracketed host is an "

@@ -31,7 +31,7 @@ class AuditTrail:
             and query.until_ms is not None
             and query.until_ms <= query.since_ms
         ):
-            raise Invalid("until must be after since")
+            raise Invalid("until: must be after since")
         if self._store is None:
             return [], True
         return await self._store.audit_page(query)
