@@ -39,11 +39,12 @@ run: install
 
 # The interface suite (tests/api, in-process apps, twice: SQLite and PostgreSQL) runs on
 # several workers, each with a PostgreSQL of its own; the rest (real processes, Chromium,
-# timings) runs on its own, one test at a time. The checks come first: a tree that fails
-# them is not tested.
+# timings: mostly waiting) on 4 workers, a module's tests on one worker, the modules that
+# must not run beside one another taking turns and the longest handed out first
+# (tests/support/groups.py). The checks come first: a tree that fails them is not tested.
 test: lint system-deps bench-deps
 	$(BIN)/pytest -q -n auto --maxprocesses 4 tests/api
-	$(BIN)/pytest -q --durations=25 --ignore=tests/api
+	$(BIN)/pytest -q -n 4 --dist loadscope --no-loadscope-reorder --durations=25 --ignore=tests/api
 	$(MAKE) test-js
 
 # ruff over the Python; mypy strict over src/ and, with the settings of pyproject.toml's

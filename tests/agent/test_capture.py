@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.agent.conftest import AgentFactory, agent_online
-from tests.live.publish import Seen, collect, viewer
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import ServerProcess
 from tests.support.sources import CAPTURE, source_body
 from tests.support.waiting import wait_until

@@ -20,6 +20,9 @@ from tilewall.cli import main
 from tilewall.client import Client
 
 CONNECTION = ("TILEWALL_URL", "TILEWALL_USER", "TILEWALL_PASSWORD")
+#: what the commands are run without: the connection settings, and a terminal's width
+#: (pytest-xdist's workers have COLUMNS=80; the output goes to a pipe, as to a script)
+UNSET = (*CONNECTION, "COLUMNS")
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,7 @@ def tilewall_program() -> list[str]:
 
 def tilewall(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """``tilewall ARGS`` as a process, with only ``env``'s connection settings."""
-    base = {k: v for k, v in os.environ.items() if k not in CONNECTION}
+    base = {k: v for k, v in os.environ.items() if k not in UNSET}
     return subprocess.run(
         [*tilewall_program(), *args],
         env={**base, **env},
@@ -62,7 +65,7 @@ def tilewall(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
 
 def run(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
     """``tilewall ARGS`` in this process."""
-    result = CliRunner().invoke(main, list(args), env={**dict.fromkeys(CONNECTION), **env})
+    result = CliRunner().invoke(main, list(args), env={**dict.fromkeys(UNSET), **env})
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -23,7 +23,13 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def tilewall(host: ServerProcess, *args: str) -> tuple[int, str, str]:
-    env = {"TILEWALL_URL": host.url, "TILEWALL_USER": ADMIN, "TILEWALL_PASSWORD": PASSWORD}
+    # no terminal's width (pytest-xdist's workers have COLUMNS=80): as into a pipe
+    env = {
+        "TILEWALL_URL": host.url,
+        "TILEWALL_USER": ADMIN,
+        "TILEWALL_PASSWORD": PASSWORD,
+        "COLUMNS": None,
+    }
     result = CliRunner().invoke(main, list(args), env=env)
     return result.exit_code, result.stdout, result.stderr
 

@@ -48,11 +48,12 @@ def logged_in_context(browser: Any, host_url: str) -> Iterator[Any]:
 
 @pytest.fixture
 def page(logged_in_context: Any) -> Iterator[Any]:
-    """A page of a logged-in console, 1024x768 (a tablet); page errors fail the test."""
+    """A page of a logged-in console, 1024x768 (a tablet); page errors fail the test.
+    Its waits allow for a machine loaded by the other tests running beside it."""
     p = logged_in_context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    p.set_default_timeout(8000)
+    p.set_default_timeout(20_000)
     yield p
     p.close()
     assert not errors, f"errors in the console page: {errors}"

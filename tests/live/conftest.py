@@ -1,14 +1,14 @@
 """Fixtures of real live sources (tests.support.live_sources) for the live tests, and of
-receiver pages drawing live sources without a host (tests.live.pages)."""
+receiver pages drawing live sources without a host (tests.support.live_pages)."""
 
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.live.pages import receiver_files
 from tests.support.browser import chromium
 from tests.support.framecode import Pattern
+from tests.support.live_pages import receiver_files
 from tests.support.live_sources import RtspServer
 from tests.support.live_wire import LiveWire
 
@@ -34,7 +34,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def origin() -> Iterator[str]:
-    """The origin serving the receiver's files and the harness page (tests.live.pages)."""
+    """The origin serving the receiver's files and the harness page (tests.support.live_pages)."""
     yield from receiver_files()
 
 

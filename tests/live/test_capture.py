@@ -15,9 +15,9 @@ import re
 import av
 import pytest
 
-from tests.live.publish import Seen, collect, viewer
 from tests.support.capture_inputs import SYNTHETIC_DEVICE, synthetic_device
 from tests.support.http import error, ok
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import running
 from tests.support.sources import CAPTURE, body_of
 from tests.support.topology import unique

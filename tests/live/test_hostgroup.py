@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.live.publish import Seen, collect, udp_ts, viewer
 from tests.support.cluster import Cluster, wait_for
+from tests.support.live_publish import Seen, collect, udp_ts, viewer
 from tests.support.pgserver import PostgresServer
 from tests.support.topology import unique
 

@@ -13,10 +13,10 @@ from typing import Any
 import av
 import pytest
 
-from tests.live.publish import Seen, collect, viewer
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import running
 from tests.support.sources import RTSP, body_of
 from tests.support.topology import unique

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from tests.live.pages import live_source, mark, open_harness, receiver_files, standalone
 from tests.support.browser import (
     ARGS,
     VIEWPORT,
@@ -19,6 +18,7 @@ from tests.support.browser import (
     screenshot,
     wait_connected,
 )
+from tests.support.live_pages import live_source, mark, open_harness, receiver_files, standalone
 from tests.support.live_wire import LiveWire, UdpPattern, read_number
 from tests.support.server import ServerProcess, free_port, running
 from tests.support.sources import RTSP, source_body

@@ -9,14 +9,6 @@ from typing import Any
 
 import pytest
 
-from tests.live.pages import (
-    draw,
-    live_source,
-    mark,
-    open_harness,
-    shown_at,
-    standalone,
-)
 from tests.support.browser import (
     BLACK,
     VIEWPORT,
@@ -24,6 +16,14 @@ from tests.support.browser import (
     near,
     needs_chromium,
     screenshot,
+)
+from tests.support.live_pages import (
+    draw,
+    live_source,
+    mark,
+    open_harness,
+    shown_at,
+    standalone,
 )
 from tests.support.live_wire import LiveWire, position, read_number
 from tests.support.waiting import wait_until

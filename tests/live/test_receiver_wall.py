@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.live.pages import live_source, mark, open_harness, shown_at, wall_tile
 from tests.support.browser import VIEWPORT, needs_chromium, screenshot
+from tests.support.live_pages import live_source, mark, open_harness, shown_at, wall_tile
 from tests.support.live_wire import LiveWire, in_quarters, position, read_number
 from tests.support.waiting import wait_until
 

@@ -1,6 +1,6 @@
 """The host's relay of live sources, driven as receivers drive it: a host served by
 uvicorn, real WebSocket viewers of ``/live/<sourceId>``, live streams made by Debian's
-ffmpeg (tests/live/publish.py)."""
+ffmpeg (tests/support/live_publish.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 from websockets.exceptions import InvalidStatus
 
-from tests.live.publish import (
+from tests.support.http import ADMIN, PASSWORD, error, ok
+from tests.support.live_publish import (
     Seen,
     audio_only,
     collect,
@@ -23,7 +24,6 @@ from tests.live.publish import (
     udp_ts,
     viewer,
 )
-from tests.support.http import ADMIN, PASSWORD, error, ok
 from tests.support.server import running
 from tests.support.sources import RTSP, body_of, source_body
 from tests.support.topology import unique

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.live.publish import Seen, collect, viewer
 from tests.support.http import error
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import InProcessServer, running
 from tests.support.sharer import Sharer, new_display, playing
 from tests.support.sources import WEB, source_body

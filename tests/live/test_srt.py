@@ -11,11 +11,11 @@ from typing import Any
 import av
 import pytest
 
-from tests.live.publish import Seen, collect, viewer
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
 from tests.support.live_process import free_port
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.live_reading import all_read, frames
 from tests.support.server import running
 from tests.support.sources import RTSP, source_body

@@ -8,8 +8,8 @@ from __future__ import annotations
 import av
 import pytest
 
-from tests.live.publish import Seen, collect, viewer
 from tests.support.http import error, ok
+from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import free_port, running
 from tests.support.sources import VNC, body_of
 from tests.support.topology import unique

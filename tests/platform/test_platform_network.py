@@ -310,9 +310,9 @@ async def test_simulated_dhcp_server_is_starting_then_running(
 ) -> None:
     name = a_real_interface()
     # the server starts for as long as an update applies: long enough to be read
-    # starting on a busy machine
+    # starting on a busy machine (other tests run beside this one)
     network = SimulatedNetworkInterfaces(
-        RecordingRunner({"ip": CommandResult(1)}), store, apply_seconds=0.5
+        RecordingRunner({"ip": CommandResult(1)}), store, apply_seconds=3
     )
     await network.update(
         InterfaceUpdate(
@@ -322,7 +322,7 @@ async def test_simulated_dhcp_server_is_starting_then_running(
     await network.wait_idle()
     iface = next(i for i in await network.list() if i.id == name)
     assert (iface.running_dhcpd, iface.dhcpd_starting) == (False, True)
-    deadline = asyncio.get_running_loop().time() + 5
+    deadline = asyncio.get_running_loop().time() + 8
     while not iface.running_dhcpd and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
         iface = next(i for i in await network.list() if i.id == name)

@@ -232,23 +232,37 @@ async def test_a_cued_video_is_held_where_it_starts_from(browser: Any, tmp_path:
         """async () => {
             const m = await import('/receiver/follow.js');
             const at = 1795637007162;  // the start's host instant
-            const cue = 3 + m.offset(at, at);  // where it starts from: the bias's offset too
             const seeks = [];
-            const video = {
+            const paused = (now) => ({
                 paused: true, seeking: false, readyState: 4, duration: 12, muted: true,
-                playbackRate: 1, defaultPlaybackRate: 1, now: cue + 0.005,
+                playbackRate: 1, defaultPlaybackRate: 1, now,
                 get currentTime() { return this.now; },
                 set currentTime(s) { seeks.push(s); this.now = s; },
                 pause() { this.paused = true; },
                 play() { this.paused = false; return Promise.resolve(); },
                 addEventListener() {},
+            });
+            const asked = [];
+            const target = (h) => {
+                asked.push(h);
+                return { s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
+                         startsAt: h < at ? at : null, from: at };
             };
-            const target = (h) => ({ s: 3 + Math.max(h - at, 0) / 1000, moving: h >= at,
-                                     startsAt: h < at ? at : null, from: at });
+            // the start is moved into the middle of a vsync interval once the page has
+            // measured its refresh: a first video, cued, tells the instant it starts at
+            // (on the page's clock: the two may differ by the time between the calls)
+            const startsFrom = () => {
+                const go = asked[asked.length - 1];
+                return 3 + Math.max(go - at, 0) / 1000 + m.offset(go, at);
+            };
+            m.drive(paused(0), at - 200, target, () => {}, null);
+            const video = paused(startsFrom() + 0.005);
+            seeks.length = 0;
             const wakes = [];
             const shows = m.drive(video, at - 200, target, (h) => wakes.push(h - at), null);
-            return { seeks: seeks.map((s) => (s - cue) * 1000), shows, wakes,
-                     paused: video.paused };
+            const from = startsFrom();
+            return { seeks: seeks.map((s) => (s - from) * 1000), shows, wakes,
+                     paused: video.paused, movedMs: asked[asked.length - 1] - at };
         }""",
     )
     assert got["paused"] and got["shows"], got

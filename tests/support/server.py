@@ -28,6 +28,10 @@ from tests.support.http import ADMIN, PASSWORD, Api, login, ok, url
 from tests.support.sources import signage_source, streamer_source
 from tests.support.waiting import wait_until
 
+#: how long a host may take to start: a few seconds, but the tests run four at a time
+#: (``make test``) and a loaded machine takes longer
+STARTUP_S = 90.0
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -75,7 +79,7 @@ class ServerProcess:
 
     # --- the process ----------------------------------------------------------------------
 
-    def start(self, timeout: float = 40.0) -> Self:
+    def start(self, timeout: float = STARTUP_S) -> Self:
         """Start, wait until it serves, log in."""
         self.spawn()
         self.wait_ready(timeout)
@@ -111,7 +115,7 @@ class ServerProcess:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
 
-    def wait_ready(self, timeout: float = 40.0) -> None:
+    def wait_ready(self, timeout: float = STARTUP_S) -> None:
         wait_until(self._ready, timeout, 0.1, "the host to serve")
 
     def _ready(self) -> bool:
@@ -235,7 +239,7 @@ class InProcessServer(ServerProcess):
             mp.setenv("TILEWALL_ADMIN_USER", ADMIN)
             mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
             self.thread.start()
-            wait_until(lambda: self.server.started or not self.alive, 40, what="startup")
+            wait_until(lambda: self.server.started or not self.alive, STARTUP_S, what="startup")
 
     def _ready(self) -> bool:
         if not self.alive:

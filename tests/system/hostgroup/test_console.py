@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.browser import CHROMIUM, CONSOLE_ARGS, needs_chromium
 from tests.support.cluster import Cluster
 from tests.support.http import ADMIN, PASSWORD
-from tests.system.hostgroup.test_receivers import ARGS, CHROMIUM
 
 
 def login(page: Any, address: str, route: str) -> None:
@@ -21,7 +21,7 @@ def login(page: Any, address: str, route: str) -> None:
 
 @pytest.mark.browser
 @pytest.mark.timeout(180)
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+@needs_chromium
 def test_the_console_shows_the_group_and_says_when_its_host_is_a_standby(
     cluster: Cluster,
 ) -> None:
@@ -29,7 +29,7 @@ def test_the_console_shows_the_group_and_says_when_its_host_is_a_standby(
 
     active, standby = cluster.start("active", "standby")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CONSOLE_ARGS)
         try:
             page = browser.new_page()
             login(page, standby.address, "#/settings")

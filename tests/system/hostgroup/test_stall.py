@@ -16,9 +16,9 @@ from functools import partial
 import httpx
 import pytest
 
-from tests.support.browser import ARGS, CHROMIUM, needs_chromium
-from tests.support.cluster import Cluster, Host, shared_media, signage, wait_for, web_source
-from tests.support.media import png_bytes
+from tests.support.browser import needs_chromium
+from tests.support.cluster import Cluster, Host, wait_for, web_source
+from tests.support.group_receiver import receiver_of_group
 from tests.support.writes import Stream, check_fenced, write_log
 
 #: the default lease time (TILEWALL_GROUP_LEASE_MS)
@@ -33,10 +33,6 @@ PROBE_LIMIT_S = 6.0
 RECEIVER_LIMIT_S = LEASE_S + 2.0 + 3.0
 #: how long the test hook blocks the event loop
 BLOCK_S = 20.0
-SHOWING = (
-    "() => window.tilewall && window.tilewall.state && window.tilewall.state.content.source"
-    " && window.tilewall.state.content.source.sourceId"
-)
 
 
 def _post(host: Host, name: str, out: list[httpx.Response | BaseException]) -> None:
@@ -162,61 +158,33 @@ def _stall_in_a_stream_of_writes(
 @pytest.mark.timeout(240)
 @needs_chromium
 def test_a_receiver_page_follows_the_group_when_its_host_is_frozen(cluster: Cluster) -> None:
-    from playwright.sync_api import sync_playwright
-
-    first, second = cluster.start("first", "second", extra=shared_media(cluster))
-    assert first.api.put("/media/red.png", content=png_bytes((220, 20, 20))).status_code == 200
-    assert first.api.put("/media/green.png", content=png_bytes((20, 220, 20))).status_code == 200
-    red = signage(first, "Red", "red.png")
-    green = signage(first, "Green", "green.png")
-    second.api  # noqa: B018
-    assert first.proc is not None
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with receiver_of_group(cluster) as (first, second, receiver):
+        assert first.proc is not None
+        frozen_at = time.monotonic()
+        first.proc.send_signal(signal.SIGSTOP)
         try:
-            page = browser.new_page(viewport={"width": 320, "height": 180})
-            page.goto(f"{first.address}/receiver/?seat=wall-1")
-            locked = wait_for(
-                lambda: (r := first.api.put("/network/wall-1/lock")).status_code == 200 and r,
-                timeout=15,
+            # it notices the silence, goes to the new active host, keeps its picture
+            receiver.page.wait_for_function(
+                "() => window.tilewall.connected && window.tilewall.host === "
+                + json.dumps(second.address),
+                timeout=30_000,
             )
-            display = locked.json()["displayId"]
-            switched = first.api.put(
-                f"/displays/{display}/switch", params={"destinationSourceId": red}
+            back = time.monotonic() - frozen_at
+            print(f"the receiver is back on the new active host {back:.2f} s after SIGSTOP")
+            assert back < RECEIVER_LIMIT_S
+            assert second.role() == "active"
+            assert receiver.showing() == receiver.red
+            switched = second.api.put(
+                f"/displays/{receiver.display}/switch",
+                params={"destinationSourceId": receiver.green},
             )
             assert switched.status_code == 200, switched.text
-            page.wait_for_function(f"() => ({SHOWING})() === {json.dumps(red)}", timeout=15_000)
-            page.wait_for_function("() => window.tilewall.members.length === 2", timeout=10_000)
-
-            frozen_at = time.monotonic()
-            first.proc.send_signal(signal.SIGSTOP)
-            try:
-                # it notices the silence, goes to the new active host, keeps its picture
-                page.wait_for_function(
-                    "() => window.tilewall.connected && window.tilewall.host === "
-                    + json.dumps(second.address),
-                    timeout=30_000,
-                )
-                back = time.monotonic() - frozen_at
-                print(f"the receiver is back on the new active host {back:.2f} s after SIGSTOP")
-                assert back < RECEIVER_LIMIT_S
-                assert second.role() == "active"
-                assert page.evaluate(f"() => ({SHOWING})()") == red
-                switched = second.api.put(
-                    f"/displays/{display}/switch", params={"destinationSourceId": green}
-                )
-                assert switched.status_code == 200, switched.text
-                page.wait_for_function(
-                    f"() => ({SHOWING})() === {json.dumps(green)}", timeout=30_000
-                )
-                assert page.evaluate("() => window.tilewall.host") == second.address
-            finally:
-                first.proc.send_signal(signal.SIGCONT)
-            wait_for(first.is_standby, timeout=15)
-            # the woken host does not take the receiver back
-            time.sleep(2)
-            assert page.evaluate("() => window.tilewall.host") == second.address
-            assert page.evaluate(f"() => ({SHOWING})()") == green
+            receiver.wait_showing(receiver.green, timeout_ms=30_000)
+            assert receiver.host() == second.address
         finally:
-            browser.close()
+            first.proc.send_signal(signal.SIGCONT)
+        wait_for(first.is_standby, timeout=15)
+        # the woken host does not take the receiver back
+        time.sleep(2)
+        assert receiver.host() == second.address
+        assert receiver.showing() == receiver.green
