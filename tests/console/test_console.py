@@ -398,3 +398,35 @@ def test_settings_against_a_host_that_offers_system_operations(page, host_url):
     page.get_by_role("button", name="Reboot the host").click()
     page.locator("dialog").get_by_role("button", name="Reboot the host").click()
     wait_until(lambda: any(p == "/api/system/reboot" for _, p, _ in sent), page=page)
+
+
+def test_a_desktops_password_is_typed_hidden_and_kept(page, host_url, api):
+    page.goto(f"{host_url}/#/sources")
+    page.get_by_role("button", name="+ New source").click()
+    form = page.locator("form.source-form")
+    form.wait_for()
+    form.locator("select[name=sourceType]").select_option("Desktop Streamer (VNC)")
+    form.locator("input[name=sourceName]").fill("Console Desktop")
+    form.locator("input[name=Host]").fill("ops-pc.example.org")
+    password = form.locator("input[name=Password]")
+    assert password.get_attribute("type") == "password"
+    password.fill("s3cret-pw")
+    form.get_by_role("button", name="Create source").click()
+    page.locator("li[data-source-id] strong", has_text="Console Desktop").wait_for()
+    created = next(
+        s for s in api.get("/sources").json()["sources"] if s["sourceName"] == "Console Desktop"
+    )
+    values = {p["paramName"]: p["paramValue"] for p in created["params"]}
+    assert values["Host"] == "ops-pc.example.org" and values["Password"] == "***"
+    assert "s3cret-pw" not in page.content()
+    # edited and saved unchanged: the console sends back what it read, which keeps it
+    page.click("button[aria-label='Edit Console Desktop']")
+    form.locator("input[name=Password]").wait_for()
+    assert form.locator("input[name=Password]").input_value() == "***"
+    assert "Kept as it is" in form.inner_text()
+    form.locator("input[name=Port]").fill("5901")
+    with page.expect_request(lambda r: r.method == "PUT" and "/api/sources/" in r.url) as sent:
+        form.get_by_role("button", name="Save").click()
+    body = sent.value.post_data_json
+    params = {p["paramName"]: p["paramValue"] for p in body["params"]}
+    assert params["Password"] == "***" and params["Port"] == "5901"

@@ -10,11 +10,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from types import TracebackType
 
-from tests.support.live_process import HERE, Child, free_port, port_free, wait_for
+from tests.support.live_process import HERE, Child, free_port, port_free
 
 RED, GREEN, BLUE, YELLOW = (220, 30, 30), (30, 200, 60), (40, 60, 220), (230, 210, 40)
 QUARTERS = (RED, GREEN, BLUE, YELLOW)
@@ -135,13 +134,15 @@ class VncDesktop(Child):
         self._painter = None
 
     def stop(self, timeout: float = 5) -> None:
-        self._end_painter()
         super().stop(timeout)
+        self._end_painter()
 
     def kill(self) -> None:
-        """The VNC server (and its desktop) gone at once, as a crash."""
-        self._end_painter()
+        """The VNC server (and its desktop) gone at once, as a crash. The painter goes
+        after it: gone first, its window would leave the desktop black, and that picture
+        would be the last one sent."""
         super().kill()
+        self._end_painter()
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -149,7 +150,3 @@ class VncDesktop(Child):
         super().__exit__(kind, exc, tb)
         self._dir.cleanup()
 
-
-def wait_gone(desktop: VncDesktop, timeout: float = 5) -> None:
-    wait_for(lambda: port_free(desktop.port, 1), timeout, "the VNC port free")
-    time.sleep(0)

@@ -24,6 +24,12 @@ def test_every_source_type_with_its_param_schema(api):
     assert params["Scaling"]["options"] == ["fit", "fill", "stretch"]
     url = next(p for p in types["Web Browser"]["params"] if p["paramName"] == "URL")
     assert url["required"] is True and url["type"] == "URL"
+    assert url["secret"] is False
+    vnc = {p["paramName"]: p for p in types["Desktop Streamer (VNC)"]["params"]}
+    assert vnc["Password"]["secret"] is True and vnc["Host"]["required"] is True
+    assert vnc["Port"]["default"] == "5900" and vnc["Port"]["maximum"] == 65535
+    capture = {p["paramName"]: p for p in types["Capture"]["params"]}
+    assert capture["Device"]["default"] == "/dev/video0"
 
 
 def test_it_needs_a_session_and_is_marked_an_extension(sessionless):

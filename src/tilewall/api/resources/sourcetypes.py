@@ -21,6 +21,8 @@ class ParamSchema(msgspec.Struct):
     options: list[str]
     minimum: float | None
     maximum: float | None
+    #: read back hidden (``***``), which sent back keeps it (a VNC password)
+    secret: bool = False
 
 
 class SourceTypeBody(msgspec.Struct):
@@ -48,6 +50,7 @@ def _param(spec: ParamSpec) -> ParamSchema:
         list(spec.options),
         spec.minimum,
         spec.maximum,
+        spec.secret,
     )
 
 

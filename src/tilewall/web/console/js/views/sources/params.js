@@ -63,9 +63,12 @@ export function paramEditor(spec, initial, ctx) {
     case "HELP":
       return null;
     default: {
-      const input = h("input", { type: spec.type === "URL" ? "text" : "text", name: spec.paramName, value: initial, inputmode: spec.type === "URL" ? "url" : undefined, required: spec.required, class: "" });
+      // a secret (a VNC password) is read back as "***": sent back so, the host keeps it
+      const type = spec.secret ? "password" : "text";
+      const input = h("input", { type, name: spec.paramName, value: initial, inputmode: spec.type === "URL" ? "url" : undefined, required: spec.required, autocomplete: spec.secret ? "new-password" : undefined, class: "" });
       input.style.width = "100%";
-      const f = field(label, input, { hint: spec.type === "URL" ? "An http(s) address, or /media/<file> for a file of the media library" : "", wide: true });
+      const hint = spec.type === "URL" ? "An http(s) address, or /media/<file> for a file of the media library" : spec.secret && initial ? "Kept as it is unless you type another" : "";
+      const f = field(label, input, { hint, wide: true });
       return { el: f, value: () => input.value, setError: f.setError };
     }
   }
