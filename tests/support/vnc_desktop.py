@@ -149,4 +149,3 @@ class VncDesktop(Child):
     ) -> None:
         super().__exit__(kind, exc, tb)
         self._dir.cleanup()
-
