@@ -13,6 +13,7 @@ with the session they open or end.
 import contextlib
 import contextvars
 import hashlib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ _INTERNAL_SETTINGS = frozenset({"mapping_generation"})
 #: a station key's hash, ...): that it changed is recorded, never its value
 _SECRET_PARTS = ("password", "secret", "token", "key")
 _SECRET_NAMES = frozenset({"code"})
+#: the user and password of a URL: ``scheme://user:password@``
+_URL_PASSWORD = re.compile(r"(://[^/@:\s]*):[^/@\s]*@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +193,26 @@ def _secret(field: str) -> bool:
 
 
 def _shown(field: str, value: Any) -> Any:
-    return REDACTED if value is not None and _secret(field) else value
+    return REDACTED if value is not None and _secret(field) else _scrubbed(value)
+
+
+def _scrubbed(value: Any) -> Any:
+    """``value`` without the secrets it holds: a field named as a secret, the value of a
+    source's param named so (``{"paramName": "Password", "paramValue": ...}``), the
+    password of a URL (``rtsp://user:password@camera/``)."""
+    if isinstance(value, str):
+        return _URL_PASSWORD.sub(rf"\1:{REDACTED}@", value)
+    if isinstance(value, list):
+        return [_scrubbed(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    named = value.get("paramName")
+    secret_param = isinstance(named, str) and _secret(named)
+    out = {}
+    for key, item in value.items():
+        hidden = _secret(key) or (secret_param and key == "paramValue")
+        out[key] = REDACTED if hidden and item not in (None, "") else _scrubbed(item)
+    return out
 
 
 def _as_fields(value: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 from tests.support.app import app_client, host_of, run, set_licence
 from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok, url
 from tests.support.ports import FailingWrites
-from tests.support.sources import WEB, source_body
+from tests.support.sources import RTSP, WEB, source_body
 from tests.support.topology import locked_display
 from tests.support.waiting import wait_until
 from tilewall.host.clock import ManualClock
@@ -336,3 +336,18 @@ def test_retention_removes_a_whole_old_prefix_and_what_is_kept_verifies(api: Api
     assert audit(api, limit=1000)["verified"] is True
     assert run(api, host.audit.verify) is None
     error(api.put("/audit/settings", json={"retentionDays": 0}), 400, "retentionDays")
+
+
+def test_a_password_in_a_source_url_is_never_recorded(api: Api) -> None:
+    body = source_body(RTSP, "Door camera", URL="rtsp://viewer:s3cret-pw@10.0.0.9:554/live")
+    source_id = ok(api.post("/sources", json=body))["sourceId"]
+    body = source_body(RTSP, "Door camera", URL="rtsp://viewer:n3w-pw@10.0.0.9:554/live")
+    ok(api.put(url("sources", source_id), json=body))
+    text = json.dumps(audit(api)) + api.get("/audit.csv").text
+    assert "s3cret-pw" not in text and "n3w-pw" not in text
+    [change] = newest(api)["changes"]
+    urls = [
+        [p["paramValue"] for p in change["changed"]["params"][side] if p["paramName"] == "URL"]
+        for side in ("before", "after")
+    ]
+    assert urls == [["rtsp://viewer:(redacted)@10.0.0.9:554/live"]] * 2
