@@ -15,77 +15,68 @@
 // cue: its instant, when it was ready, when its clock started), for sync measurements.
 //
 // A new source does not blank the picture: what was shown stays (paused) under the new
-// source's element until the new one shows something (HOLD_MAX_MS at most).
+// source's element until the new one shows something (scene.js, holdover).
 
-import { render as renderSource } from "./sources.js";
+import { buildScene, element, holdover, sceneKey, tileBox } from "./scene.js";
 import { learned } from "./follow.js";
 import { wakes } from "./wakes.js";
 
-const HOLD_MAX_MS = 10000;
 const KEEP_FRAMES = 1200; // frames kept for sync(): a minute of 20 fps
 const KEEP_STARTS = 200;
 
-function element(tag, className) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  return el;
+/**
+ * The frames shown and the starts of videos, the latest KEEP_FRAMES and KEEP_STARTS of
+ * them, for sync(): an entry with `mediaMs` is a frame, any other a start.
+ */
+export function syncLog() {
+  /** @type {{hostMs: number}[]} */
+  const frames = [];
+  /** @type {{atMs: number}[]} */
+  const starts = [];
+  return {
+    /** @param {any} entry */
+    record(entry) {
+      const list = "mediaMs" in entry ? frames : starts;
+      list.push(entry);
+      if (list.length > (list === frames ? KEEP_FRAMES : KEEP_STARTS)) list.shift();
+    },
+    /** The frames shown and the starts after host instant `since`. @param {number} since */
+    since: (since) => ({ frames: frames.filter((f) => f.hostMs > since), starts: starts.filter((s) => s.atMs > since) }),
+  };
 }
 
-function text(tag, className, value) {
-  const el = element(tag, className);
-  el.textContent = value;
-  return el;
-}
-
-function card(className, lines) {
-  const el = element("div", `card ${className}`);
-  for (const [cls, value] of lines) if (value) el.appendChild(text("div", cls, value));
-  return el;
-}
-
-function sceneKey(s) {
-  const content = s.content;
-  return JSON.stringify([s.role, s.pairing, s.tile, s.displayId, s.hostName, content && content.welcome, content && content.source]);
+/**
+ * What a scene shows at host instant `hostMs`, read together with it.
+ * @param {import("./scene.js").Scene | null} scene @param {number} hostMs
+ */
+function sampleOf(scene, hostMs) {
+  const base = { showing: scene ? scene.showing : "nothing", item: null, positionMs: null, expectedMs: null, playing: false };
+  const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
+  return { ...s, hostMs };
 }
 
 /** Draw `description` into `container`, scaled to fill it. */
 export function render(container, description, clock, options = {}) {
   const stage = element("div", "tw-screen");
-  const view = element("div", "view");
-  stage.appendChild(view);
+  const view = stage.appendChild(element("div", "view"));
   container.appendChild(stage);
   let state = null;
-  let scene = null; // {key, renderer, tile, box, showing}
-  let held = null; // {renderer, nodes, since}: the scene before, until the new one shows
+  /** @type {import("./scene.js").Scene | null} */
+  let scene = null;
+  const held = holdover(); // the scene before, until the new one shows
   const media = options.media || null;
   if (media) media.listen(() => scene && scene.renderer && scene.renderer.retry());
-  const frames = [];
-  const starts = [];
+  const log = syncLog();
   const ticks = wakes(() => clock(), () => tick());
-  const wake = ticks.wake;
-
-  function record(entry) {
-    const list = "mediaMs" in entry ? frames : starts;
-    list.push(entry);
-    if (list.length > (list === frames ? KEEP_FRAMES : KEEP_STARTS)) list.shift();
-  }
+  const ctx = { muted: options.muted, media, clock, wake: ticks.wake, record: log.record };
 
   function stageSize() {
     const r = state && state.resolution;
     return r ? { w: r.width, h: r.height } : { w: container.clientWidth || 1, h: container.clientHeight || 1 };
   }
 
-  function placeTile(box, tile) {
-    const { w, h } = stageSize();
-    const { crop, zoneBox } = tile;
-    const sx = w / crop.width;
-    const sy = h / crop.height;
-    box.style.width = `${zoneBox.width * sx}px`;
-    box.style.height = `${zoneBox.height * sy}px`;
-    box.style.transform =
-      `translate(${w / 2}px, ${h / 2}px) rotate(${-crop.rotationDegrees}deg) ` +
-      `translate(${-(crop.x + crop.width / 2) * sx}px, ${-(crop.y + crop.height / 2) * sy}px)`;
-  }
+  /** @param {HTMLElement} box @param {import("./scene.js").Tile} tile */
+  const place = (box, tile) => Object.assign(box.style, tileBox(stageSize(), tile));
 
   /** Size the stage to the description's resolution and scale it to the container. */
   function layout() {
@@ -93,83 +84,30 @@ export function render(container, description, clock, options = {}) {
     stage.style.width = `${w}px`;
     stage.style.height = `${h}px`;
     stage.style.transform = `scale(${(container.clientWidth || w) / w}, ${(container.clientHeight || h) / h})`;
-    if (scene && scene.tile) placeTile(scene.box, scene.tile);
-  }
-
-  function release() {
-    if (!held) return;
-    held.renderer.destroy();
-    for (const node of held.nodes) node.remove();
-    held = null;
-  }
-
-  function build(s, key) {
-    const content = s.content;
-    /** @type {{key: string, renderer: import("./sources.js").Renderer | null, tile: any, box: any, showing: string}} */
-    const built = { key, renderer: null, tile: null, box: null, showing: s.role };
-    scene = built;
-    if (s.role === "pairing") {
-      const p = s.pairing;
-      view.appendChild(
-        card("pairing", [
-          ["title", p.stationName],
-          ["line", `Connect this screen on ${p.hostName} (${p.hostAddress})`],
-          ["small", `station ${p.seatId}${p.ip ? " · " + p.ip : ""}`],
-        ]),
-      );
-      return;
-    }
-    if (s.role === "inactive" || !content) {
-      view.appendChild(card("inactive", [["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
-      return;
-    }
-    let host = view;
-    if (s.role === "tile" && s.tile) {
-      const box = element("div", "tilebox");
-      view.appendChild(box);
-      scene.tile = s.tile;
-      scene.box = box;
-      placeTile(box, s.tile);
-      host = box;
-    }
-    if (content.welcome) {
-      scene.showing = "welcome";
-      host.appendChild(card("welcome", [["title", "tilewall"], ["line", s.hostName], ["small", s.displayId != null ? `display ${s.displayId}` : ""]]));
-      return;
-    }
-    if (!content.source) {
-      scene.showing = "stopped";
-      return;
-    }
-    scene.showing = content.source.type;
-    const muted = !!options.muted || s.role === "tile";
-    const renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record });
-    built.renderer = renderer;
-    host.appendChild(renderer.el);
+    if (scene && scene.tile && scene.box) place(scene.box, scene.tile);
   }
 
   /** Build the scene of `s`; a source shown before stays under it until the new one shows. */
   function rebuild(s) {
-    const key = sceneKey(s);
-    if (scene && scene.key === key) return;
-    release();
-    const old = scene && scene.renderer ? { renderer: scene.renderer, nodes: [...view.childNodes], since: performance.now() } : null;
+    if (scene && scene.key === sceneKey(s)) return;
+    held.release();
+    const old = scene && scene.renderer ? { renderer: scene.renderer, nodes: [...view.childNodes] } : null;
     if (old) old.renderer.freeze();
     else view.replaceChildren();
-    build(s, key);
-    if (!old) return;
-    if (scene.renderer && !scene.renderer.ready()) {
-      for (const node of old.nodes) node.style.zIndex = "2"; // over the new one's loading videos
-      held = old;
-    } else {
-      old.renderer.destroy();
-      for (const node of old.nodes) node.remove();
-    }
+    scene = buildScene(view, s, ctx, place);
+    if (old) held.hold(old.renderer, old.nodes, scene.renderer);
   }
 
   function tick() {
     if (scene && scene.renderer) scene.renderer.tick(clock());
-    if (held && (!scene || !scene.renderer || scene.renderer.ready() || performance.now() - held.since > HOLD_MAX_MS)) release();
+    held.check(scene && scene.renderer);
+  }
+
+  /** The scene and the one held go. */
+  function clear() {
+    held.release();
+    if (scene && scene.renderer) scene.renderer.destroy();
+    scene = null;
   }
 
   const screen = {
@@ -186,36 +124,26 @@ export function render(container, description, clock, options = {}) {
       layout();
       rebuild(next);
       if (media) media.want(next, clock());
-      if (scene.renderer) scene.renderer.retry(); // a description came: a host answers
-      if (scene.renderer && next.content) scene.renderer.setTimeline(next.content.timeline);
+      const renderer = scene && scene.renderer;
+      if (renderer) renderer.retry(); // a description came: a host answers
+      if (renderer && next.content) renderer.setTimeline(next.content.timeline);
       tick();
     },
     tick,
     layout,
     /** What is shown, read together with the host instant it is read at. */
-    sample() {
-      const hostMs = clock();
-      const base = { showing: screen.showing, item: null, positionMs: null, expectedMs: null, playing: false };
-      const s = scene && scene.renderer ? { ...base, ...scene.renderer.sample(hostMs) } : base;
-      return { ...s, hostMs };
-    },
+    sample: () => sampleOf(scene, clock()),
     /** Frames shown and starts of videos since host instant `since` (see above). */
-    sync(since = 0) {
-      return { frames: frames.filter((f) => f.hostMs > since), starts: starts.filter((s) => s.atMs > since), learned: learned() };
-    },
+    sync: (since = 0) => ({ ...log.since(since), learned: learned() }),
     /** Build the picture anew (a receiver's "reset"). */
     reset() {
-      release();
-      if (scene && scene.renderer) scene.renderer.destroy();
-      scene = null;
+      clear();
       view.replaceChildren();
       if (state) screen.update(state);
     },
     destroy() {
       ticks.clear();
-      release();
-      if (scene && scene.renderer) scene.renderer.destroy();
-      scene = null;
+      clear();
       stage.remove();
     },
   };

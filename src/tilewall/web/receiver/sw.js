@@ -6,13 +6,14 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-9";
+const CACHE = "tilewall-receiver-10";
 const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
 const SHELL = [
   "/receiver/",
   "/receiver/receiver.js",
   "/receiver/seat.js",
   "/receiver/screen.js",
+  "/receiver/scene.js",
   "/receiver/sources.js",
   "/receiver/live.js",
   "/receiver/live-canvas.js",
