@@ -58,11 +58,11 @@ REJOIN = ["a-red.png", "c-blue.png", "e-long.mp4"]
 ORANGE = (255, 140, 0)
 #: an image of its own source, to switch to
 SWITCH = "f-orange.png"
-#: the next item starts loading 3 s before its slot (sources.js PRELOAD_MS)
+#: the next item starts loading 3 s before its slot (playlist.js PRELOAD_MS)
 PRELOAD_MS = 3000
 #: screenshots this close to a change of colour are not judged
 MARGIN_MS = 400
-#: a video comes to view once the browser draws it on top (sources.js): on a loaded
+#: a video comes to view once the browser draws it on top (deck.js): on a loaded
 #: machine that can take a few hundred ms, the item before staying meanwhile
 VIDEO_START_MS = 1000
 

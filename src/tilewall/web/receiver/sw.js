@@ -6,7 +6,7 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-10";
+const CACHE = "tilewall-receiver-11";
 const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
 const SHELL = [
   "/receiver/",
@@ -15,6 +15,10 @@ const SHELL = [
   "/receiver/screen.js",
   "/receiver/scene.js",
   "/receiver/sources.js",
+  "/receiver/playlist.js",
+  "/receiver/stream.js",
+  "/receiver/deck.js",
+  "/receiver/piece.js",
   "/receiver/live.js",
   "/receiver/live-canvas.js",
   "/receiver/live-decoder.js",
