@@ -8,7 +8,7 @@ from litestar.params import Parameter
 
 from tilewall.api.common import errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.api.resources.playback import control_routes, switch_route
+from tilewall.api.resources.playback import Playable, control_routes, switch_route
 from tilewall.host.host import Host
 from tilewall.host.model import Display
 from tilewall.host.playback import timeline
@@ -70,16 +70,21 @@ def shape(host: Host, display: Display) -> DisplayBody:
     )
 
 
-def _resolve(host: Host, key: str) -> Target:
-    return host.playback.for_display(host.stations.display(key))
+def _find(host: Host, key: str) -> Display:
+    return host.stations.display(key)
 
 
-def _shape_key(host: Host, key: str) -> DisplayBody:
-    return shape(host, host.stations.display(key))
+def _target(host: Host, display: Display) -> Target:
+    return host.playback.for_display(display)
 
 
 def _display_id(displayId: str) -> str:
     return displayId
+
+
+DISPLAY = Playable(
+    PATH, _display_id, TAGS, "display", "display", _find, _target, shape, DisplayBody
+)
 
 
 def display_list(host: Host, standalone_only: bool) -> DisplayList:
@@ -164,18 +169,6 @@ ROUTES = [
     put_settings,
     get_tag,
     put_tag,
-    switch_route(
-        PATH,
-        _display_id,
-        TAGS,
-        "a display",
-        _resolve,
-        _shape_key,
-        "destinationSourceId",
-        DisplayBody,
-        "display-switch",
-    ),
-    *control_routes(
-        PATH, _display_id, TAGS, "display", _resolve, _shape_key, DisplayBody, "display"
-    ),
+    switch_route(DISPLAY, "a display", "destinationSourceId", "display-switch"),
+    *control_routes(DISPLAY),
 ]

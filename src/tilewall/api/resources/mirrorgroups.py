@@ -5,9 +5,9 @@ import msgspec
 from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.api.resources.playback import control_routes
+from tilewall.api.resources.playback import Playable, control_routes, read_route
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
 from tilewall.host.playback import timeline
@@ -58,6 +58,14 @@ def shape(group: MirrorGroup) -> MirrorBody:
     )
 
 
+def _target(host: Host, group: MirrorGroup) -> Target:
+    return Target("mirror", group)
+
+
+def _shape(host: Host, group: MirrorGroup) -> MirrorBody:
+    return shape(group)
+
+
 def _mirrorgroup_name(mirrorgroupName: str) -> str:
     return mirrorgroupName
 
@@ -72,36 +80,20 @@ def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandle
     def find(host: Host, key: str) -> MirrorGroup:
         return host.topology.mirror(key, by_name)
 
-    def resolve(host: Host, key: str) -> Target:
-        return Target("mirror", find(host, key))
-
-    def shape_key(host: Host, key: str) -> MirrorBody:
-        return shape(find(host, key))
-
-    @get(
+    mirror = Playable(
         path,
-        tags=TAGS,
-        summary=f"Read a mirror group ({how})",
-        responses=errors(404),
-        name=f"mirror-get-{how}",
-        dependencies=keyed_by(path_key),
+        path_key,
+        TAGS,
+        f"mirror group {how}",
+        f"mirror-{how}",
+        find,
+        _target,
+        _shape,
+        MirrorBody,
     )
-    async def read(host: Host, key: str) -> MirrorBody:
-        return shape_key(host, key)
-
     return [
-        read,
-        *control_routes(
-            path,
-            path_key,
-            TAGS,
-            f"mirror group {how}",
-            resolve,
-            shape_key,
-            MirrorBody,
-            f"mirror-{how}",
-            not_found="zone {key!r} not found",
-        ),
+        read_route(mirror, f"Read a mirror group ({how})", f"mirror-get-{how}", _shape, MirrorBody),
+        *control_routes(mirror, not_found="zone {key!r} not found"),
     ]
 
 

@@ -5,23 +5,28 @@ answers are shaped; the operations themselves are written once here.
 """
 
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Generic, TypeVar
 
 import msgspec
 from litestar import get, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
+from litestar.types import AnyCallable
 
 from tilewall.api.common import PathKey, errors, keyed_by
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.playback.control import Target, VideoList
 
-Resolve = Callable[[Host, str], Target]
+#: the object a path key names (a display, a zone, a mirror group)
+Found = TypeVar("Found")
 #: the answer about the object the client named, looked up by its path key; the
-#: handlers below are annotated ``-> "Shaped"`` and each route's ``signature_namespace``
-#: names the resource's answer type, so the OpenAPI document shows the real schema
+#: handlers below are annotated ``-> "Shaped"`` (or ``-> "Read"``) and each route's
+#: ``signature_namespace`` names the resource's answer type, so the OpenAPI document
+#: shows the real schema
 Shaped = TypeVar("Shaped")
+Read = TypeVar("Read")
 
 
 #: a file of the media library, by its path in the library
@@ -75,29 +80,90 @@ def media_info(host: Host, target: Target) -> MediaInfoBody:
     return MediaInfoBody(info.filename, info.total_ms, info.current_ms)
 
 
-def switch_route(
-    path: str,
-    path_key: PathKey,
-    tags: list[str],
-    what: str,
-    resolve: Resolve,
-    shape: Callable[[Host, str], Shaped],
-    missing_name: str,
-    response: type[Shaped],
+@dataclass(frozen=True)
+class Playable(Generic[Found, Shaped]):
+    """A resource that plays (a display, a zone, a mirror group) as its routes address
+    it: the path and the path key its requests name it by, how that key finds it, which
+    playback target it is, and how its answers are shaped. Its by-name and its by-id
+    routes are two of these over one implementation."""
+
+    path: str
+    path_key: PathKey
+    tags: list[str]
+    #: in the operations' summaries: "zone byname"
+    what: str
+    #: in the routes' names: "zone-byname"
+    prefix: str
+    find: Callable[[Host, str], Found]
+    target: Callable[[Host, Found], Target]
+    shape: Callable[[Host, Found], Shaped]
+    response: type[Shaped]
+
+    def resolve(self, host: Host, key: str) -> Target:
+        return self.target(host, self.find(host, key))
+
+    def answer(self, host: Host, key: str) -> Shaped:
+        return self.shape(host, self.find(host, key))
+
+    def operation(
+        self,
+        suffix: str,
+        summary: str,
+        extra_codes: tuple[int, ...] = (404, 409),
+        description: str | None = None,
+    ) -> Callable[[AnyCallable], HTTPRouteHandler]:
+        """PUT {path}/{suffix}, answering the resource's shape."""
+        return put(
+            f"{self.path}/{suffix}",
+            tags=self.tags,
+            summary=f"{summary} ({self.what})",
+            description=description,
+            responses=errors(*extra_codes),
+            name=f"{self.prefix}-{suffix}",
+            dependencies=keyed_by(self.path_key),
+            signature_namespace={"Shaped": self.response},
+        )
+
+
+def read_route(
+    p: Playable[Found, Shaped],
+    summary: str,
     name: str,
+    shape: Callable[[Host, Found], Read],
+    response: type[Read],
+) -> HTTPRouteHandler:
+    """GET {path}: the resource as ``shape`` answers it."""
+
+    @get(
+        p.path,
+        tags=p.tags,
+        summary=summary,
+        responses=errors(404),
+        name=name,
+        dependencies=keyed_by(p.path_key),
+        signature_namespace={"Read": response},
+    )
+    async def read(host: Host, key: str) -> "Read":
+        return shape(host, p.find(host, key))
+
+    return read
+
+
+def switch_route(
+    p: Playable[Found, Shaped], what: str, missing_name: str, name: str
 ) -> HTTPRouteHandler:
     """PUT .../switch: the destination by query parameters or by body (version 1.3 style)."""
 
     @put(
-        f"{path}/switch",
-        tags=tags,
+        f"{p.path}/switch",
+        tags=p.tags,
         summary=f"Switch {what} to a source",
         description=DESTINATION,
         # 409: a display on a video wall but in no zone plays nothing of its own
         responses=errors(404, 409),
         name=name,
-        dependencies=keyed_by(path_key),
-        signature_namespace={"Shaped": response},
+        dependencies=keyed_by(p.path_key),
+        signature_namespace={"Shaped": p.response},
     )
     async def switch(
         host: Host,
@@ -115,130 +181,122 @@ def switch_route(
         source_name = destination_name or (data.sourceName if data else "")
         if not source_id and not source_name:
             raise Invalid(f"{missing_name} is required")
-        target = resolve(host, key)
+        target = p.resolve(host, key)
         source = host.sources.find(source_id or None, source_name or None)
         await host.playback.switch(target, source, welcome)
-        return shape(host, key)
+        return p.answer(host, key)
 
     return switch
 
 
 def control_routes(
-    path: str,
-    path_key: PathKey,
-    tags: list[str],
-    what: str,
-    resolve: Resolve,
-    shape: Callable[[Host, str], Shaped],
-    response: type[Shaped],
-    prefix: str,
-    with_stop: bool = False,
-    not_found: str = "",
+    p: Playable[Found, Shaped], with_stop: bool = False, not_found: str = ""
 ) -> list[HTTPRouteHandler]:
     """play, playVideoList, pause, resume, rewind, forward, seek, mediainfo (and stop)."""
-    out: list[HTTPRouteHandler] = []
+    stop = [_stop_route(p)] if with_stop else []
+    return [
+        *_start_routes(p),
+        *_pause_routes(p),
+        *_position_routes(p),
+        _mediainfo_route(p, not_found),
+        *stop,
+    ]
 
-    def op(
-        suffix: str,
-        summary: str,
-        extra_codes: tuple[int, ...] = (404, 409),
-        description: str | None = None,
-    ) -> HTTPRouteHandler:
-        return put(
-            f"{path}/{suffix}",
-            tags=tags,
-            summary=f"{summary} ({what})",
-            description=description,
-            responses=errors(*extra_codes),
-            name=f"{prefix}-{suffix}",
-            dependencies=keyed_by(path_key),
-            signature_namespace={"Shaped": response},
-        )
 
-    @op("play", "Play the assigned source, or the given one")
+def _start_routes(p: Playable[Found, Shaped]) -> list[HTTPRouteHandler]:
+    """play (the assigned source, or the one given) and playVideoList."""
+
+    @p.operation("play", "Play the assigned source, or the given one")
     async def play(host: Host, key: str, data: SourceSelector | None = None) -> "Shaped":
-        target = resolve(host, key)
+        target = p.resolve(host, key)
         source = None
         if data is not None and (data.sourceId or data.sourceName):
             source = host.sources.find(data.sourceId or None, data.sourceName or None)
         await host.playback.play(target, source)
-        return shape(host, key)
+        return p.answer(host, key)
 
-    @op(
+    @p.operation(
         "playVideoList",
         "Play a list of media files",
         description="Each file must be in the media library (a name does not climb out of "
         "it with '..') and be an image or a video: 400 otherwise.",
     )
     async def play_videolist(host: Host, key: str, data: VideoListBody) -> "Shaped":
-        target = resolve(host, key)
+        target = p.resolve(host, key)
         await host.playback.play_videolist(
             target, VideoList(data.videolist, data.queue, data.repeat, data.slideshowInterval)
         )
-        return shape(host, key)
+        return p.answer(host, key)
 
-    @op("pause", "Pause")
+    return [play, play_videolist]
+
+
+def _pause_routes(p: Playable[Found, Shaped]) -> list[HTTPRouteHandler]:
+    @p.operation("pause", "Pause")
     async def pause(host: Host, key: str) -> "Shaped":
-        target = resolve(host, key)
-        await host.playback.pause(target)
-        return shape(host, key)
+        await host.playback.pause(p.resolve(host, key))
+        return p.answer(host, key)
 
-    @op("resume", "Resume")
+    @p.operation("resume", "Resume")
     async def resume(host: Host, key: str) -> "Shaped":
-        target = resolve(host, key)
-        await host.playback.resume(target)
-        return shape(host, key)
+        await host.playback.resume(p.resolve(host, key))
+        return p.answer(host, key)
 
-    @op("rewind", "Rewind by time milliseconds")
+    return [pause, resume]
+
+
+def _stop_route(p: Playable[Found, Shaped]) -> HTTPRouteHandler:
+    @p.operation("stop", "Stop")
+    async def stop(host: Host, key: str) -> "Shaped":
+        await host.playback.stop(p.resolve(host, key))
+        return p.answer(host, key)
+
+    return stop
+
+
+def _position_routes(p: Playable[Found, Shaped]) -> list[HTTPRouteHandler]:
+    """rewind, forward and seek: each answers where the media now is."""
+
+    @p.operation("rewind", "Rewind by time milliseconds")
     async def rewind(host: Host, key: str, data: TimeBody) -> MediaInfoBody:
-        target = resolve(host, key)
-        if data.time < 0:
-            raise Invalid("time must not be negative")
+        target = p.resolve(host, key)
         await host.playback.shift(target, -data.time)
         return media_info(host, target)
 
-    @op("forward", "Forward by time milliseconds")
+    @p.operation("forward", "Forward by time milliseconds")
     async def forward(host: Host, key: str, data: TimeBody) -> MediaInfoBody:
-        target = resolve(host, key)
-        if data.time < 0:
-            raise Invalid("time must not be negative")
+        target = p.resolve(host, key)
         await host.playback.shift(target, data.time)
         return media_info(host, target)
 
-    @op("seek", "Seek to time milliseconds")
+    @p.operation("seek", "Seek to time milliseconds")
     async def seek(host: Host, key: str, data: TimeBody) -> MediaInfoBody:
-        target = resolve(host, key)
+        target = p.resolve(host, key)
         await host.playback.seek(target, data.time)
         return media_info(host, target)
 
+    return [rewind, forward, seek]
+
+
+def _mediainfo_route(p: Playable[Found, Shaped], not_found: str) -> HTTPRouteHandler:
+    """GET .../mediainfo; ``not_found`` rewords the refusal of an unknown key."""
+
     @get(
-        f"{path}/mediainfo",
-        tags=tags,
-        summary=f"What plays and where ({what})",
+        f"{p.path}/mediainfo",
+        tags=p.tags,
+        summary=f"What plays and where ({p.what})",
         # 409: a display of a video wall in no zone of it plays nothing of its own
         responses={404: errors(404)[404], 409: errors(409)[409], 401: errors()[401]},
-        name=f"{prefix}-mediainfo",
-        dependencies=keyed_by(path_key),
+        name=f"{p.prefix}-mediainfo",
+        dependencies=keyed_by(p.path_key),
     )
     async def mediainfo(host: Host, key: str) -> MediaInfoBody:
-        if not_found:
-            try:
-                target = resolve(host, key)
-            except Exception as exc:
-                raise type(exc)(not_found.format(key=key)) from exc
-        else:
-            target = resolve(host, key)
+        if not not_found:
+            return media_info(host, p.resolve(host, key))
+        try:
+            target = p.resolve(host, key)
+        except Exception as exc:
+            raise type(exc)(not_found.format(key=key)) from exc
         return media_info(host, target)
 
-    out += [play, play_videolist, pause, resume, rewind, forward, seek, mediainfo]
-
-    if with_stop:
-
-        @op("stop", "Stop")
-        async def stop(host: Host, key: str) -> "Shaped":
-            target = resolve(host, key)
-            await host.playback.stop(target)
-            return shape(host, key)
-
-        out.append(stop)
-    return out
+    return mediainfo

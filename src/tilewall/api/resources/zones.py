@@ -10,7 +10,7 @@ from litestar.params import Parameter
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.api.resources.playback import control_routes, switch_route
+from tilewall.api.resources.playback import Playable, control_routes, read_route, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import Zone
@@ -95,6 +95,14 @@ def short(zone: Zone) -> ZoneShort:
     )
 
 
+def _target(host: Host, zone: Zone) -> Target:
+    return Target("zone", zone)
+
+
+def _short(host: Host, zone: Zone) -> ZoneShort:
+    return short(zone)
+
+
 def _zone_name(zoneName: str) -> str:
     return zoneName
 
@@ -104,27 +112,14 @@ def _zone_id(zoneId: str) -> str:
 
 
 def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
+    how = "byname" if by_name else "byid"
+
     def find(host: Host, key: str) -> Zone:
         return host.topology.zone(key, by_name)
 
-    how = "byname" if by_name else "byid"
-
-    def resolve(host: Host, key: str) -> Target:
-        return Target("zone", find(host, key))
-
-    def shape(host: Host, key: str) -> ZoneShort:
-        return short(find(host, key))
-
-    @get(
-        path,
-        tags=TAGS,
-        summary=f"Read a zone ({how})",
-        responses=errors(404),
-        name=f"zone-get-{how}",
-        dependencies=keyed_by(path_key),
+    zone = Playable(
+        path, path_key, TAGS, f"zone {how}", f"zone-{how}", find, _target, _short, ZoneShort
     )
-    async def read(host: Host, key: str) -> ZoneFull:
-        return full(host, find(host, key))
 
     @put(
         f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}",
@@ -139,31 +134,12 @@ def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandle
         await host.playback.play(Target("zone", zone))
         return short(zone)
 
+    missing = "destinationSourceName" if by_name else "destinationSourceId"
     return [
-        read,
+        read_route(zone, f"Read a zone ({how})", f"zone-get-{how}", full, ZoneFull),
         play_assigned,
-        switch_route(
-            path,
-            path_key,
-            TAGS,
-            f"a zone ({how})",
-            resolve,
-            shape,
-            "destinationSourceName" if by_name else "destinationSourceId",
-            ZoneShort,
-            f"zone-switch-{how}",
-        ),
-        *control_routes(
-            path,
-            path_key,
-            TAGS,
-            f"zone {how}",
-            resolve,
-            shape,
-            ZoneShort,
-            f"zone-{how}",
-            with_stop=True,
-        ),
+        switch_route(zone, f"a zone ({how})", missing, f"zone-switch-{how}"),
+        *control_routes(zone, with_stop=True),
     ]
 
 
