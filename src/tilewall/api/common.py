@@ -9,9 +9,10 @@ from typing import Annotated, Any
 import msgspec
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
+from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example, Operation
-from litestar.types import Scope
+from litestar.types import AnyCallable, Scope
 
 from tilewall.host.host import Host
 
@@ -115,6 +116,10 @@ def host_of_scope(scope: Scope) -> Host:
     the app serves (read from the scope, which costs no copy of the app's state)."""
     host: Host = scope["app"].state.host
     return host
+
+
+#: litestar's get, post, put or delete: a route decorator's factory
+Method = Callable[..., Callable[[AnyCallable], HTTPRouteHandler]]
 
 
 #: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)

@@ -3,12 +3,15 @@
 The version 2 group's password is write-only: GET answers it as an empty string.
 """
 
+from collections.abc import Callable
 from typing import Annotated
 
 import msgspec
 from litestar import delete, get, post
+from litestar.handlers import HTTPRouteHandler
+from litestar.types import AnyCallable
 
-from tilewall.api.common import Done, documented, errors
+from tilewall.api.common import Done, Method, documented, errors
 from tilewall.host.failover.groups import GroupV1, GroupV2, NetworkSettings, System
 from tilewall.host.host import Host
 
@@ -113,6 +116,26 @@ class NetworkOut(msgspec.Struct):
     peerIP: str
 
 
+def _failover(
+    method: Method, path: str, summary: str, *codes: int, description: str | None = None
+) -> Callable[[AnyCallable], HTTPRouteHandler]:
+    """An operation of the failover resources: tagged Failover, documenting its refusals
+    ``codes``; a POST or a DELETE answers 200."""
+    status = None if method is get else 200
+    return method(
+        path,
+        status_code=status,
+        tags=TAGS,
+        summary=summary,
+        description=description,
+        responses=errors(*codes),
+    )
+
+
+def _left(group: GroupV1 | GroupV2) -> Done:
+    return Done(f"left failover group {group.name!r}")
+
+
 def _v1(host: Host, group: GroupV1) -> GroupV1Out:
     return GroupV1Out(
         group.name,
@@ -145,18 +168,17 @@ def _network(host: Host, settings: NetworkSettings) -> NetworkOut:
     )
 
 
-@get(V1_PATH, tags=TAGS, summary="Read the failover group (version 1)", responses=errors(404))
+@_failover(get, V1_PATH, "Read the failover group (version 1)", 404)
 async def get_group_v1(host: Host) -> GroupV1Out:
     return _v1(host, host.failover.group_v1())
 
 
-@post(
+@_failover(
+    post,
     V1_PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Create and join a failover group (version 1); both members send the same request",
+    "Create and join a failover group (version 1); both members send the same request",
+    409,
     description="The systems of a group have distinct systemIDs: 400 otherwise.",
-    responses=errors(409),
 )
 async def join_group_v1(host: Host, data: GroupV1In) -> GroupV1Out:
     group = await host.failover.join_v1(
@@ -171,34 +193,21 @@ async def join_group_v1(host: Host, data: GroupV1In) -> GroupV1Out:
     return _v1(host, group)
 
 
-@delete(
-    V1_PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Leave the failover group (version 1)",
-    responses=errors(404),
-)
+@_failover(delete, V1_PATH, "Leave the failover group (version 1)", 404)
 async def leave_group_v1(host: Host) -> Done:
-    group = await host.failover.leave_v1()
-    return Done(f"left failover group {group.name!r}")
+    return _left(await host.failover.leave_v1())
 
 
-@get(
-    V2_PATH,
-    tags=TAGS,
-    summary="Read the failover group (version 2); the password is answered empty",
-    responses=errors(404),
-)
+@_failover(get, V2_PATH, "Read the failover group (version 2); the password is answered empty", 404)
 async def get_group_v2(host: Host) -> GroupV2Out:
     return _v2(host.failover.group_v2())
 
 
-@post(
+@_failover(
+    post,
     V2_PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Create and join a failover group (version 2); a reboot is recommended after",
-    responses=errors(409),
+    "Create and join a failover group (version 2); a reboot is recommended after",
+    409,
 )
 async def join_group_v2(host: Host, data: GroupV2In) -> GroupV2Out:
     group = await host.failover.join_v2(
@@ -217,30 +226,21 @@ async def join_group_v2(host: Host, data: GroupV2In) -> GroupV2Out:
     return _v2(group)
 
 
-@delete(
-    V2_PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Leave the failover group (version 2)",
-    responses=errors(404),
-)
+@_failover(delete, V2_PATH, "Leave the failover group (version 2)", 404)
 async def leave_group_v2(host: Host) -> Done:
-    group = await host.failover.leave_v2()
-    return Done(f"left failover group {group.name!r}")
+    return _left(await host.failover.leave_v2())
 
 
-@get(NETWORK_PATH, tags=TAGS, summary="Read the failover network settings", responses=errors(404))
+@_failover(get, NETWORK_PATH, "Read the failover network settings", 404)
 async def get_network(host: Host) -> NetworkOut:
     return _network(host, host.failover.network())
 
 
-@post(
+@_failover(
+    post,
     NETWORK_PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Change the failover network settings (fields left out keep their values); "
+    "Change the failover network settings (fields left out keep their values); "
     "a reboot makes the change take effect",
-    responses=errors(),
 )
 async def set_network(host: Host, data: NetworkIn) -> NetworkOut:
     settings = await host.failover.set_network(

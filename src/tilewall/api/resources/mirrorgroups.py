@@ -7,11 +7,10 @@ from litestar.handlers import HTTPRouteHandler
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.api.resources.playback import Playable, control_routes, read_route
+from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
 from tilewall.host.playback import timeline
-from tilewall.host.playback.control import Target
 
 TAGS = ["Mirror groups"]
 BY_NAME = "/mirrorgroups/byname/{mirrorgroupName:str}"
@@ -58,12 +57,8 @@ def shape(group: MirrorGroup) -> MirrorBody:
     )
 
 
-def _target(host: Host, group: MirrorGroup) -> Target:
-    return Target("mirror", group)
-
-
-def _shape(host: Host, group: MirrorGroup) -> MirrorBody:
-    return shape(group)
+def _find(host: Host, key: str, by_name: bool) -> MirrorGroup:
+    return host.topology.mirror(key, by_name)
 
 
 def _mirrorgroup_name(mirrorgroupName: str) -> str:
@@ -76,23 +71,13 @@ def _mirrorgroup_id(mirrorgroupId: str) -> str:
 
 def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
-
-    def find(host: Host, key: str) -> MirrorGroup:
-        return host.topology.mirror(key, by_name)
-
-    mirror = Playable(
-        path,
-        path_key,
-        TAGS,
-        f"mirror group {how}",
-        f"mirror-{how}",
-        find,
-        _target,
-        _shape,
-        MirrorBody,
+    mirror = by_name_or_id(
+        "mirror", "mirror group", by_name, path, path_key, TAGS, _find, shape, MirrorBody
     )
     return [
-        read_route(mirror, f"Read a mirror group ({how})", f"mirror-get-{how}", _shape, MirrorBody),
+        read_route(
+            mirror, f"Read a mirror group ({how})", f"mirror-get-{how}", mirror.shape, MirrorBody
+        ),
         *control_routes(mirror, not_found="zone {key!r} not found"),
     ]
 

@@ -6,7 +6,7 @@ answers are shaped; the operations themselves are written once here.
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
 from litestar import get, put
@@ -17,6 +17,7 @@ from litestar.types import AnyCallable
 from tilewall.api.common import PathKey, errors, keyed_by
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
+from tilewall.host.model import MirrorGroup, Zone
 from tilewall.host.playback.control import Target, VideoList
 
 #: the object a path key names (a display, a zone, a mirror group)
@@ -27,6 +28,8 @@ Found = TypeVar("Found")
 #: shows the real schema
 Shaped = TypeVar("Shaped")
 Read = TypeVar("Read")
+#: a zone or a mirror group: displays that play as one
+Grouped = TypeVar("Grouped", Zone, MirrorGroup)
 
 
 #: a file of the media library, by its path in the library
@@ -123,6 +126,33 @@ class Playable(Generic[Found, Shaped]):
             dependencies=keyed_by(self.path_key),
             signature_namespace={"Shaped": self.response},
         )
+
+
+def by_name_or_id(
+    kind: Literal["zone", "mirror"],
+    noun: str,
+    by_name: bool,
+    path: str,
+    path_key: PathKey,
+    tags: list[str],
+    find: Callable[[Host, str, bool], Grouped],
+    shape: Callable[[Grouped], Shaped],
+    response: type[Shaped],
+) -> Playable[Grouped, Shaped]:
+    """A zone or a mirror group as its by-name (``by_name``) or its by-id routes address
+    it; ``find`` looks it up either way."""
+    how = "byname" if by_name else "byid"
+    return Playable(
+        path,
+        path_key,
+        tags,
+        what=f"{noun} {how}",
+        prefix=f"{kind}-{how}",
+        find=lambda host, key: find(host, key, by_name),
+        target=lambda host, obj: Target(kind, obj),
+        shape=lambda host, obj: shape(obj),
+        response=response,
+    )
 
 
 def read_route(

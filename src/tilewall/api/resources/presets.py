@@ -1,10 +1,14 @@
 """Presets: save the current mapping, list, read, switch and delete; by id and by name."""
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
+from litestar.types import AnyCallable
 
-from tilewall.api.common import Done, PathKey, PathName, errors, keyed_by
+from tilewall.api.common import Done, Method, PathKey, PathName, errors, keyed_by
 from tilewall.api.read_cache import EncodedOnce, answer_early
 from tilewall.host.host import Host
 
@@ -68,40 +72,31 @@ def _preset_routes(
 ) -> list[HTTPRouteHandler]:
     how = "by name" if by_name else "by id"
 
-    @get(
-        f"{prefix}/{{{param}:str}}",
-        tags=TAGS,
-        summary=f"Read a preset {how}",
-        responses=errors(404),
-        name=f"get-preset-{param}",
-        dependencies=keyed_by(path_key),
-    )
+    def operation(
+        method: Method, suffix: str, verb: str, name: str, **extra: Any
+    ) -> Callable[[AnyCallable], HTTPRouteHandler]:
+        return method(
+            f"{prefix}/{{{param}:str}}{suffix}",
+            tags=TAGS,
+            summary=f"{verb} a preset {how}",
+            responses=errors(404),
+            name=f"{name}-preset-{param}",
+            dependencies=keyed_by(path_key),
+            **extra,
+        )
+
+    @operation(get, "", "Read", "get")
     async def read(host: Host, key: str) -> PresetRef:
         preset = host.presets.get(key, by_name)
         return PresetRef(preset.id, preset.name)
 
-    @delete(
-        f"{prefix}/{{{param}:str}}",
-        status_code=200,
-        tags=TAGS,
-        summary=f"Delete a preset {how}",
-        responses=errors(404),
-        name=f"delete-preset-{param}",
-        dependencies=keyed_by(path_key),
-    )
+    @operation(delete, "", "Delete", "delete", status_code=200)
     async def remove(host: Host, key: str) -> Done:
         preset = host.presets.get(key, by_name)
         await host.presets.delete(preset)
         return Done(f"preset {preset.name!r} deleted")
 
-    @put(
-        f"{prefix}/{{{param}:str}}/switch",
-        tags=TAGS,
-        summary=f"Recall a preset {how}",
-        responses=errors(404),
-        name=f"switch-preset-{param}",
-        dependencies=keyed_by(path_key),
-    )
+    @operation(put, "/switch", "Recall", "switch")
     async def switch(host: Host, key: str) -> PresetSwitched:
         preset = host.presets.get(key, by_name)
         playing = await host.presets.recall(preset)

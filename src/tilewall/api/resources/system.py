@@ -1,14 +1,17 @@
 """/system: what the host is, its health, power, software and the interface log."""
 
 import asyncio
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import msgspec
 from litestar import MediaType, Response, delete, get, post, put
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import Body
+from litestar.types import AnyCallable
 
 from tilewall.api import accesslog
-from tilewall.api.common import errors
+from tilewall.api.common import Method, errors
 from tilewall.api.read_cache import EncodedOnce, Key, answer_early, state_revision
 from tilewall.host.host import Host
 from tilewall.host.machine.facts import (
@@ -73,6 +76,20 @@ class VpnOut(msgspec.Struct):
     service: str
 
 
+def _system(
+    method: Method,
+    path: str,
+    summary: str,
+    description: str | None = None,
+    *codes: int,
+    **extra: Any,
+) -> Callable[[AnyCallable], HTTPRouteHandler]:
+    """An operation of /system: tagged System, documenting its refusals ``codes``."""
+    return method(
+        path, tags=TAGS, summary=summary, description=description, responses=errors(*codes), **extra
+    )
+
+
 def _system_key(host: Host) -> Key:
     """The state (stations, the system id, a simulated host name) and the machine facts
     as last read (refreshed on a timer and when the host changes them, see
@@ -102,17 +119,16 @@ SYSTEM = EncodedOnce(_system_info, _system_key)
 answer_early("/system", SYSTEM)
 
 
-@get("/system", tags=TAGS, summary="Host information", responses=errors())
+@_system(get, "/system", "Host information")
 async def system_info(host: Host) -> Response[SystemInfoOut]:
     return await SYSTEM.response(host)
 
 
-@get(
+@_system(
+    get,
     "/system/mappingdataversion",
-    tags=TAGS,
+    "Mapping data version (-1 outside a failover group)",
     media_type=MediaType.TEXT,
-    summary="Mapping data version (-1 outside a failover group)",
-    responses=errors(),
 )
 async def mapping_data_version(host: Host) -> str:
     return host.mapping_data_version(host.failover_member())
@@ -129,91 +145,64 @@ _POWER_DOC = (
 )
 
 
-@put(
-    "/system/reboot",
-    tags=TAGS,
-    summary="Reboot the machine",
-    description=_POWER_DOC.format("reboots"),
-    responses=errors(503),
-)
+@_system(put, "/system/reboot", "Reboot the machine", _POWER_DOC.format("reboots"), 503)
 async def reboot(host: Host) -> PowerOut:
     return _power(await host.machine.reboot())
 
 
-@put(
-    "/system/shutdown",
-    tags=TAGS,
-    summary="Shut the machine down",
-    description=_POWER_DOC.format("shuts down"),
-    responses=errors(503),
-)
+@_system(put, "/system/shutdown", "Shut the machine down", _POWER_DOC.format("shuts down"), 503)
 async def shutdown(host: Host) -> PowerOut:
     return _power(await host.machine.shutdown())
 
 
-@get(
-    "/system/manifest",
-    tags=TAGS,
-    summary="Installed packages (Python distributions, then Debian packages)",
-    responses=errors(),
-)
+@_system(get, "/system/manifest", "Installed packages (Python distributions, then Debian packages)")
 async def manifest(host: Host) -> ManifestOut:
     return ManifestOut(await host.machine_settings.manifest())
 
 
-@get(
+@_system(
+    get,
     "/system/diag",
-    tags=TAGS,
-    summary="Run the host's self-check",
-    description=(
-        "One result per known id. Checks of services tilewall does not have (cloud, "
-        "TURN, capture cards) succeed with a param saying they are not used. "
-        "NETWORK_LATENCY uses the lowest recent round trip to each locked receiver."
-    ),
-    responses=errors(),
+    "Run the host's self-check",
+    "One result per known id. Checks of services tilewall does not have (cloud, TURN, capture "
+    "cards) succeed with a param saying they are not used. NETWORK_LATENCY uses the lowest "
+    "recent round trip to each locked receiver.",
 )
 async def diag(host: Host) -> DiagOut:
     return DiagOut(await host.machine.diagnostics())
 
 
-@get(
+@_system(
+    get,
     "/system/apilog",
-    tags=TAGS,
+    "The interface log",
+    "One line per request to the host: time, client address, method, path, status and "
+    "milliseconds. Kept in the data directory under logs/api.log, rotated at 5 MiB with three "
+    "older files; this returns the current file.",
     media_type=MediaType.TEXT,
-    summary="The interface log",
-    description=(
-        "One line per request to the host: time, client address, method, path, status "
-        "and milliseconds. Kept in the data directory under logs/api.log, rotated at "
-        "5 MiB with three older files; this returns the current file."
-    ),
-    responses=errors(),
 )
 async def api_log(host: Host) -> Response[str]:
     await asyncio.to_thread(accesslog.flush)
     return Response(await host.machine.api_log_tail(MAX_API_LOG_BYTES), media_type=MediaType.TEXT)
 
 
-@get(
+@_system(
+    get,
     "/system/installthirdpartypackage",
-    tags=TAGS,
-    summary="Optional third-party packages and whether they are installed",
-    responses=errors(),
+    "Optional third-party packages and whether they are installed",
 )
 async def third_party(host: Host) -> list[CatalogueEntry]:
     return await host.machine_settings.package_catalogue()
 
 
-@post(
+@_system(
+    post,
     "/system/installthirdpartypackage",
-    tags=TAGS,
+    "Install third-party packages by name",
+    "Names outside the catalogue refuse the whole request (400). Installs with apt when host "
+    "management is on; otherwise the install is simulated. Answers the catalogue afterwards.",
+    503,
     status_code=200,
-    summary="Install third-party packages by name",
-    description=(
-        "Names outside the catalogue refuse the whole request (400). Installs with apt "
-        "when host management is on; otherwise the install is simulated. Answers the "
-        "catalogue afterwards."
-    ),
-    responses=errors(503),
 )
 async def install_third_party(
     host: Host,
@@ -232,36 +221,17 @@ _VPN_DOC = (
 )
 
 
-@get(
-    "/system/vpn",
-    tags=TAGS,
-    summary="Remote control status",
-    description=_VPN_DOC,
-    responses=errors(),
-)
+@_system(get, "/system/vpn", "Remote control status", _VPN_DOC)
 async def vpn_status(host: Host) -> VpnOut:
     return _vpn(await host.machine_settings.remote_control())
 
 
-@put(
-    "/system/vpn",
-    tags=TAGS,
-    summary="Start remote control",
-    description=_VPN_DOC,
-    responses=errors(503),
-)
+@_system(put, "/system/vpn", "Start remote control", _VPN_DOC, 503)
 async def vpn_start(host: Host) -> VpnOut:
     return _vpn(await host.machine_settings.start_remote_control())
 
 
-@delete(
-    "/system/vpn",
-    tags=TAGS,
-    status_code=200,
-    summary="Stop remote control",
-    description=_VPN_DOC,
-    responses=errors(503),
-)
+@_system(delete, "/system/vpn", "Stop remote control", _VPN_DOC, 503, status_code=200)
 async def vpn_stop(host: Host) -> VpnOut:
     return _vpn(await host.machine_settings.stop_remote_control())
 

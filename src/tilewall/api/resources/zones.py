@@ -10,12 +10,11 @@ from litestar.params import Parameter
 
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
 from tilewall.api.read_cache import EncodedOnce, answer_early
-from tilewall.api.resources.playback import Playable, control_routes, read_route, switch_route
+from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import Zone
 from tilewall.host.playback import timeline
-from tilewall.host.playback.control import Target
 
 TAGS = ["Zones"]
 BY_NAME = "/zones/byname/{zoneName:str}"
@@ -95,12 +94,8 @@ def short(zone: Zone) -> ZoneShort:
     )
 
 
-def _target(host: Host, zone: Zone) -> Target:
-    return Target("zone", zone)
-
-
-def _short(host: Host, zone: Zone) -> ZoneShort:
-    return short(zone)
+def _find(host: Host, key: str, by_name: bool) -> Zone:
+    return host.topology.zone(key, by_name)
 
 
 def _zone_name(zoneName: str) -> str:
@@ -113,13 +108,7 @@ def _zone_id(zoneId: str) -> str:
 
 def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
-
-    def find(host: Host, key: str) -> Zone:
-        return host.topology.zone(key, by_name)
-
-    zone = Playable(
-        path, path_key, TAGS, f"zone {how}", f"zone-{how}", find, _target, _short, ZoneShort
-    )
+    zone = by_name_or_id("zone", "zone", by_name, path, path_key, TAGS, _find, short, ZoneShort)
 
     @put(
         f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}",
@@ -130,9 +119,8 @@ def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandle
         dependencies=keyed_by(path_key),
     )
     async def play_assigned(host: Host, key: str) -> ZoneShort:
-        zone = find(host, key)
-        await host.playback.play(Target("zone", zone))
-        return short(zone)
+        await host.playback.play(zone.resolve(host, key))
+        return zone.answer(host, key)
 
     missing = "destinationSourceName" if by_name else "destinationSourceId"
     return [
