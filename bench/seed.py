@@ -19,12 +19,12 @@ import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tilewall.assembly import open_host
 from tilewall.host.content import catalogue
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, Param, Resolution
 from tilewall.host.playback.control import Target
 from tilewall.host.topology.walls import MonitorSpec
-from tilewall.server import open_host
 
 ADMIN = "admin"
 PASSWORD = "bench-password-not-secret"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tilewall.host.content import catalogue
 from tilewall.host.host import Host
-from tilewall.host.model import Geometry, Layout, Param, Resolution, Window
+from tilewall.host.model import Geometry, Layout, Param, Resolution, Source, VideoWall, Window, Zone
 from tilewall.host.playback.control import Target
 from tilewall.host.topology.walls import MonitorSpec
 
@@ -64,6 +64,19 @@ async def seed_demo(host: Host) -> None:
         station = await host.stations.lock(seat)
         assert station.display_id is not None
         displays.append(station.display_id)
+    wall, top, bottom = await _lobby_wall(host, displays[:4])
+    mirror = await host.topology.create_mirror("Reception", displays[4:6])
+    slides, clip = await _sources(host)
+    control = await _control_room(host, slides, clip)
+    await host.playback.switch(Target("zone", top), slides)
+    await host.playback.switch(Target("zone", bottom), control)
+    await host.playback.switch(Target("mirror", mirror), clip)
+    await host.presets.save("Demo Start")
+    log.info("demo topology seeded: %d stations, wall %r", len(SEATS), wall.name)
+
+
+async def _lobby_wall(host: Host, displays: list[int]) -> tuple[VideoWall, Zone, Zone]:
+    """A wall of two by two panels, its top row a zone and its bottom row another."""
 
     def panel(col: int, row: int) -> Geometry:
         return Geometry(
@@ -76,12 +89,16 @@ async def seed_demo(host: Host) -> None:
 
     wall = await host.topology.create_wall(
         "Lobby Wall",
-        [MonitorSpec(d, panel(i % 2, i // 2), 1397.0) for i, d in enumerate(displays[:4])],
+        [MonitorSpec(d, panel(i % 2, i // 2), 1397.0) for i, d in enumerate(displays)],
         None,
     )
     top = await host.topology.create_zone("Lobby Top", wall.id, displays[:2], None)
     bottom = await host.topology.create_zone("Lobby Bottom", wall.id, displays[2:4], None)
-    mirror = await host.topology.create_mirror("Reception", displays[4:6])
+    return wall, top, bottom
+
+
+async def _sources(host: Host) -> tuple[Source, Source]:
+    """The slides and the clip (the demo's media), and a web page."""
 
     def media(name: str) -> dict[str, str]:
         return {"type": "file", "name": name, "value": f"demo/{name}"}
@@ -121,6 +138,11 @@ async def seed_demo(host: Host) -> None:
             Param("NUMBER", catalogue.REFRESH_INTERVAL, "300"),
         ],
     )
+    return slides, clip
+
+
+async def _control_room(host: Host, slides: Source, clip: Source) -> Source:
+    """Two layouts of the slides and the clip, and a control room source over them."""
     two_up = Layout(
         "layout-two-up",
         "Two Up",
@@ -139,13 +161,8 @@ async def seed_demo(host: Host) -> None:
     async with host.core.change() as tx:
         tx.put(two_up)
         tx.put(quad)
-    control = await host.sources.create(
+    return await host.sources.create(
         "Control Room",
         catalogue.COMMAND_AND_CONTROL,
         [Param("LAYOUT_SELECT", catalogue.LAYOUTS, json.dumps([two_up.id, quad.id]))],
     )
-    await host.playback.switch(Target("zone", top), slides)
-    await host.playback.switch(Target("zone", bottom), control)
-    await host.playback.switch(Target("mirror", mirror), clip)
-    await host.presets.save("Demo Start")
-    log.info("demo topology seeded: %d stations, wall %r", len(SEATS), wall.name)

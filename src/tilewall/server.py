@@ -1,5 +1,6 @@
-"""Assembles a running host: store, machine adapters, domain, receiver hub, demo, and
-the ASGI server. This is the one place that builds a :class:`Host` from configuration."""
+"""The served host: the app around the host ``tilewall.assembly`` opens (the
+interface log, the receivers' hub, the live relays, the first administrator, the demo)
+and the HTTP server that runs it (uvicorn or granian, HTTP or HTTPS)."""
 
 import asyncio
 import gc
@@ -15,148 +16,22 @@ from litestar import Litestar
 
 from tilewall.app import access_log_formatter, create_app, flush_access_log, openapi_cache_dirs
 from tilewall.app import log as access_logger
+from tilewall.assembly import open_member_host
 from tilewall.config import Config
-from tilewall.host.host import Host, MachineFactory
-from tilewall.host.machine.ports import SettingsStore
-from tilewall.host.playback import timeline
-from tilewall.host.ports import Clock, GroupCoordination, Persistence, PlayLogStore
+from tilewall.host.host import Host
 from tilewall.live.feeds import LiveRelays
 from tilewall.live.services import live_services
 from tilewall.metrics import Metrics
-from tilewall.platform import Platform, platform_for
-from tilewall.platform.data_files import API_LOG, LOGS_DIR, DataDirectory
-from tilewall.platform.media_files import FolderMediaFiles
+from tilewall.platform.data_files import API_LOG, LOGS_DIR
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket, receivers_first
 from tilewall.receivers.virtual import VirtualReceiver
-from tilewall.store import database_line, is_postgres, open_store
-from tilewall.store.plays import PlayRecords
 
 if TYPE_CHECKING:
     from tilewall.tls import TlsFiles
 
 log = logging.getLogger(__name__)
-
-
-def machine_for(config: Config) -> MachineFactory:
-    """The machine adapters the configuration asks for: real with host management,
-    simulated (kept in the host's settings) without."""
-
-    def build(settings: SettingsStore) -> Platform:
-        return platform_for(
-            config.host_management,
-            settings,
-            network_apply_seconds=config.network_apply_seconds,
-        )
-
-    return build
-
-
-def build_host(
-    store: Persistence | None,
-    data_dir: Path,
-    config: Config | None = None,
-    *,
-    clock: Clock | None = None,
-    idle_timeout_s: float = 1800.0,
-    machine: MachineFactory | None = None,
-    plays: PlayLogStore | None = None,
-    member_store: Persistence | None = None,
-    coordination: GroupCoordination | None = None,
-) -> Host:
-    """A host over ``store`` (and ``plays``, its play log) with its media and logs in
-    ``data_dir``; not yet loaded.
-
-    A member of a group also has its own ``member_store`` and the group's
-    ``coordination``."""
-    config = config or Config()
-    timeline.set_start_lead_ms(config.start_lead_ms)
-    return Host(
-        store,
-        FolderMediaFiles(config.media_dir or data_dir / "media"),
-        machine or machine_for(config),
-        clock=clock,
-        idle_timeout_s=idle_timeout_s,
-        trusted_keys=config.trusted_keys,
-        configuration={
-            "network_apply_seconds": config.network_apply_seconds,
-            # key ids and where they came from; the keys are public anyway
-            "trusted_licence_keys": dict(config.key_sources),
-        },
-        files=DataDirectory(data_dir),
-        plays=plays,
-        member_store=member_store,
-        coordination=coordination,
-    )
-
-
-async def open_host(
-    data_dir: Path,
-    config: Config | None = None,
-    *,
-    clock: Clock | None = None,
-    idle_timeout_s: float = 1800.0,
-    database: str | None = None,
-) -> Host:
-    """The host with its media and logs in ``data_dir``, loaded and ready; its state is
-    in the database ``database`` (else the configuration's), or SQLite in ``data_dir``.
-
-    This host takes no part in a group (operators' tools open it so); a served host on
-    PostgreSQL is a member of its database's group (:func:`open_member_host`)."""
-    config = config or Config.load(data_dir)
-    store = await open_store(data_dir, database or config.database)
-    host = build_host(
-        store,
-        data_dir,
-        config,
-        clock=clock,
-        idle_timeout_s=idle_timeout_s,
-        plays=PlayRecords(store.engine),
-    )
-    await host.load()
-    return host
-
-
-async def open_member_host(
-    data_dir: Path,
-    config: Config,
-    *,
-    address: str,
-    idle_timeout_s: float = 1800.0,
-    database: str | None = None,
-) -> Host:
-    """The host a server runs: on SQLite, on its own; on PostgreSQL, a member of the group
-    of hosts on that database, reached at ``address`` (not yet started: see
-    :meth:`~tilewall.host.host.Host.start`)."""
-    store = await open_store(data_dir, database or config.database)
-    log.info("database: %s", database_line(store))
-    if not is_postgres(store):
-        host = build_host(
-            store, data_dir, config, idle_timeout_s=idle_timeout_s, plays=PlayRecords(store.engine)
-        )
-        await host.load()
-        return host
-    from tilewall.store.member import open_member
-    from tilewall.store.postgres import PostgresStore
-
-    assert isinstance(store, PostgresStore)
-    member = await open_member(store, data_dir, address, config.group_lease_ms / 1000)
-    host = build_host(
-        store,
-        data_dir,
-        config,
-        idle_timeout_s=idle_timeout_s,
-        plays=PlayRecords(store.engine),
-        member_store=member.store,
-        coordination=member.group,
-    )
-    await host.load()
-    member.group.identify(
-        await member.system_id(host.failover.system_id, host.failover.replace_system_id),
-        lambda: host.platform.facts.host_name(),
-    )
-    return host
 
 
 #: a test hook, off unless set: ``SIGUSR1`` then blocks the event loop this many seconds
@@ -232,77 +107,113 @@ def make_app(
     ``database``, a PostgreSQL URL, overrides the configuration's store; ``address``
     is where the host is reached (else the configuration's ``advertise``).
     """
-    handlers: list[logging.Handler] = []
-    bridge = HostBridge()
-    hub = Hub(bridge, stations=bridge)
-    virtual: list[VirtualReceiver] = []
+    life = _Lifetime(data_dir, demo, session_idle_seconds, config, database, address)
+    app = create_app(
+        None,
+        extra_routes=[receiver_websocket(life.hub)],
+        on_startup=[life.startup],
+        on_shutdown=[life.shutdown],
+        openapi_cache=openapi_cache_dirs(data_dir),
+    )
+    app.state.hub = life.hub
+    return app
 
-    async def startup(app: Litestar) -> None:
+
+class _Lifetime:
+    """What the served app starts around its host and stops after it: the interface
+    log, the host (a member of its group on PostgreSQL), the receivers' hub, the live
+    relays, the first administrator and the demo."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        demo: bool,
+        session_idle_seconds: float,
+        config: Config | None,
+        database: str | None,
+        address: str | None,
+    ) -> None:
+        self.data_dir = data_dir
+        self.demo = demo
+        self.session_idle_seconds = session_idle_seconds
+        self.config = config
+        self.database = database
+        self.address = address
+        self.handlers: list[logging.Handler] = []
+        self.bridge = HostBridge()
+        self.hub = Hub(self.bridge, stations=self.bridge)
+        self.virtual: list[VirtualReceiver] = []
+
+    async def startup(self, app: Litestar) -> None:
         block_on_signal()
-        handler = api_log_handler(data_dir)
-        handlers.append(handler)
-        access_logger.addHandler(handler)
-        if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
-            access_logger.setLevel(logging.INFO)
-        loaded = config or Config.load(data_dir)
+        self._open_api_log()
+        config = self.config or Config.load(self.data_dir)
         host = await open_member_host(
-            data_dir,
-            loaded,
-            address=address or loaded.advertise or "http://127.0.0.1:9000",
-            idle_timeout_s=session_idle_seconds,
-            database=database,
+            self.data_dir,
+            config,
+            address=self.address or config.advertise or "http://127.0.0.1:9000",
+            idle_timeout_s=self.session_idle_seconds,
+            database=self.database,
         )
         app.state.host = host
         metrics: Metrics = app.state.metrics
         metrics.attach(host)
-        hub.push_observers.append(metrics.observe_fanout)
-        live = live_services(host, loaded.live_delay_ms)
+        self.hub.push_observers.append(metrics.observe_fanout)
+        live = live_services(host, config.live_delay_ms)
         app.state.live, app.state.live_fmp4 = live.relays, live.fmp4
         app.state.shares = live.shares
         app.state.agent_captures = live.captures
         metrics.attach_live(live.relays)
-        bridge.attach(host, hub)
-        await hub.start()
+        self.bridge.attach(host, self.hub)
+        await self.hub.start()
 
         async def admin() -> None:
-            await ensure_admin(host, data_dir)
+            await ensure_admin(host, self.data_dir)
 
+        # duties: what only the active member of a group of hosts runs
         host.hostgroup.add_duty("the first administrator", admin, _nothing)
-        if demo:
-            host.hostgroup.add_duty("the demo", lambda: _start_demo(host, hub, virtual), _stop_demo)
+        if self.demo:
+            host.hostgroup.add_duty("the demo", lambda: self._start_demo(host), self._stop_demo)
         await host.start()
 
-    async def _stop_demo() -> None:
-        for receiver in virtual:
-            await receiver.disconnect()
-        virtual.clear()
+    def _open_api_log(self) -> None:
+        handler = api_log_handler(self.data_dir)
+        self.handlers.append(handler)
+        access_logger.addHandler(handler)
+        if access_logger.level == logging.NOTSET or access_logger.level > logging.INFO:
+            access_logger.setLevel(logging.INFO)
 
-    async def shutdown(app: Litestar) -> None:
+    async def _start_demo(self, host: Host) -> None:
+        """The demo's virtual receivers (run by the active member only) and its topology."""
+        from tilewall.demo import SEATS, seed_demo
+
+        for n, seat in enumerate(SEATS, start=1):
+            receiver = VirtualReceiver(self.hub, seat, name=f"Demo {n}")
+            await receiver.connect()
+            self.virtual.append(receiver)
+        await seed_demo(host)
+
+    async def _stop_demo(self) -> None:
+        for receiver in self.virtual:
+            await receiver.disconnect()
+        self.virtual.clear()
+
+    async def shutdown(self, app: Litestar) -> None:
         host: Host | None = getattr(app.state, "host", None)
         if host is not None:
             await host.hostgroup.stop()
         relays: LiveRelays | None = getattr(app.state, "live", None)
         if relays is not None:
             await relays.stop()
-        await _stop_demo()
-        await hub.stop()
+        await self._stop_demo()
+        await self.hub.stop()
         if host is not None:
             await host.close()
         await asyncio.to_thread(flush_access_log)
-        while handlers:
-            handler = handlers.pop()
+        while self.handlers:
+            handler = self.handlers.pop()
             access_logger.removeHandler(handler)
             handler.close()
-
-    app = create_app(
-        None,
-        extra_routes=[receiver_websocket(hub)],
-        on_startup=[startup],
-        on_shutdown=[shutdown],
-        openapi_cache=openapi_cache_dirs(data_dir),
-    )
-    app.state.hub = hub
-    return app
 
 
 #: how long after start-up what is loaded is frozen (``_settle``)
@@ -324,17 +235,6 @@ def _settle() -> None:
         gc.freeze()
 
     asyncio.get_running_loop().call_later(SETTLE_AFTER_S, freeze)
-
-
-async def _start_demo(host: Host, hub: Hub, virtual: list[VirtualReceiver]) -> None:
-    """The demo's virtual receivers (run by the active member only) and its topology."""
-    from tilewall.demo import SEATS, seed_demo
-
-    for n, seat in enumerate(SEATS, start=1):
-        receiver = VirtualReceiver(hub, seat, name=f"Demo {n}")
-        await receiver.connect()
-        virtual.append(receiver)
-    await seed_demo(host)
 
 
 def advertised(bind: str, port: int, config: Config) -> str:

@@ -276,9 +276,9 @@ def reopened_settings(data_dir: Path) -> dict[str, Any]:
     """The settings a host opened afresh on ``data_dir`` finds: what was made durable (in
     the test's store; on PostgreSQL, the group's settings and this member's own, kept in
     its data directory, together)."""
+    from tilewall.assembly import open_host
     from tilewall.host.clock import SystemClock
     from tilewall.host.state import Core
-    from tilewall.server import open_host
     from tilewall.store.member import MEMBER_STORE_FILE
     from tilewall.store.sqlite import Store
 

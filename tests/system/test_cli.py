@@ -5,8 +5,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from tilewall.assembly import open_host
 from tilewall.cli import main
-from tilewall.server import ensure_admin, open_host
+from tilewall.server import ensure_admin
 
 
 def users(data_dir: Path) -> list[str]:

@@ -144,7 +144,7 @@ async def test_core_settings_are_durable_and_refuse_reentry():
 
 
 def test_host_management_gives_the_real_adapters(tmp_path: Path):
-    from tilewall.server import build_host
+    from tilewall.assembly import build_host
 
     managed = build_host(None, tmp_path, Config(host_management=True))
     assert managed.platform.host_management is True
@@ -157,9 +157,9 @@ def test_host_management_gives_the_real_adapters(tmp_path: Path):
 def test_swapped_platform_reaches_every_service(tmp_path: Path):
     import dataclasses
 
+    from tilewall.assembly import build_host
     from tilewall.platform.bundle import Platform
     from tilewall.platform.serialports import RecordingSerialPorts
-    from tilewall.server import build_host
 
     host = build_host(None, tmp_path)
     assert isinstance(host.platform, Platform)

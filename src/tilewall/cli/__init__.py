@@ -2,7 +2,7 @@
 agent; its command groups (``tilewall displays ...``, ``tilewall user ...``) are in
 :mod:`tilewall.cli.groups`.
 
-The server side (``tilewall.server``, ``tilewall.config``, licensing) is imported by the
+The server side (``tilewall.server``, ``tilewall.assembly``, ``tilewall.config``, licensing) is imported by the
 commands that need it, not here: a kiosk that installs ``tilewall[agent]`` runs
 ``tilewall agent`` without the server's libraries."""
 

@@ -21,7 +21,7 @@ def user() -> None:
 
 def _with_host(data_dir: Path, action: str, name: str, password: str | None) -> None:
     try:
-        from tilewall.server import open_host
+        from tilewall.assembly import open_host
     except ImportError as error:
         needs_server(error)
 

@@ -59,7 +59,7 @@ MachineFactory = Callable[[SettingsStore], MachineAdapters]
 class Host:
     """Every service of the domain over one shared state, given its adapters.
 
-    ``tilewall.server`` assembles a running host (store, machine adapters, licence keys
+    ``tilewall.assembly`` builds a running host (store, machine adapters, licence keys
     from the configuration); tests hand it fakes.
 
     The services are built in the order they depend on one another, each given what it

@@ -1,6 +1,6 @@
 """What the host needs from the world, as Protocols its adapters implement.
 
-The host imports nothing outside ``tilewall.host``: the assembly (``tilewall.server``)
+The host imports nothing outside ``tilewall.host``: the assembly (``tilewall.assembly``)
 hands it adapters that satisfy these ports. Adapters report failure with the kinds of
 :mod:`tilewall.host.errors` (a store that cannot commit raises
 :class:`~tilewall.host.errors.StoreFailed`).
