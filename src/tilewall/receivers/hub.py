@@ -3,13 +3,13 @@
 It pushes each receiver its render description when that changes (``fanout``: each
 distinct description computed and encoded once, one text written to every receiver that
 shows it), answers clock sync, pings for liveness (``liveness``), and drops malformed or
-hostile frames with a log line. It talks to
-the host only through ``HostPort`` and to a connection only through ``Link``
+hostile frames with a log line (``frames``, and a flood by ``Session.admit``). It talks
+to the host only through ``HostPort`` and to a connection only through ``Link``
 (``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
 one code path.
 
-A station has up to two connections: its page and its kiosk agent (``agents``). Both
-are told the render description; a station is online while either is connected. Who
+A station has up to two connections: its page and its kiosk agent (``seats``,
+``agents``). Both are told the render description. Who
 may have a locked station is the host's to say (``StationPort.admit``, station keys):
 a connection refused is an impostor, shown the pairing screen and given nothing.
 """
@@ -20,19 +20,17 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
-import msgspec
-
 from tilewall.host import audit
 from tilewall.host.memory import Event
 from tilewall.host.render.description import RenderState
-from tilewall.receivers import greeting, hostgroup, liveness
+from tilewall.receivers import frames, greeting, hostgroup, liveness
 from tilewall.receivers import protocol as p
-from tilewall.receivers import protocol_agent as pa
 from tilewall.receivers.agents import AgentDesk
 from tilewall.receivers.changes import Changes
 from tilewall.receivers.fanout import Fanout
 from tilewall.receivers.ports import HostPort, Link, OpenStations, StationPort
 from tilewall.receivers.revisions import Revisions
+from tilewall.receivers.seats import Seats
 from tilewall.receivers.session import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
@@ -58,13 +56,11 @@ class Hub:
         self.monotonic = monotonic
         self.stations: StationPort = stations or OpenStations()
         self._sessions: set[Session] = set()
-        #: the page of each seat
-        self._by_seat: dict[str, Session] = {}
-        #: the agent of each seat
         self.agents = AgentDesk(self.stations, self.send_text, self.limits.agent_command_s)
+        self._seats = Seats(self.agents.by_seat)
         self._replaced = greeting.Replacements(monotonic)
         self._revisions = Revisions()
-        self._fanout = Fanout(port, self._revisions, self._of_seat, self._write_now)
+        self._fanout = Fanout(port, self._revisions, self._seats.of_seat, self._write_now)
         #: told (seconds, receivers sent to) after each push of a change, for metrics
         self.push_observers = self._fanout.observers
         self._changes = Changes()
@@ -98,26 +94,22 @@ class Hub:
 
     def online(self, seat_id: str) -> bool:
         """Whether the seat's page or its agent is connected."""
-        return seat_id in self._by_seat or seat_id in self.agents.by_seat
+        return self._seats.online(seat_id)
 
     def online_seats(self) -> set[str]:
-        return set(self._by_seat) | set(self.agents.by_seat)
+        return self._seats.online_seats()
 
     def ip_of(self, seat_id: str) -> str | None:
-        session = self._by_seat.get(seat_id) or self.agents.by_seat.get(seat_id)
-        return session.ip if session else None
-
-    def _of_seat(self, seat_id: str) -> list[Session]:
-        """The page and the agent of a seat, those connected."""
-        return [s for s in (self._by_seat.get(seat_id), self.agents.by_seat.get(seat_id)) if s]
+        sessions = self._seats.of_seat(seat_id)
+        return sessions[0].ip if sessions else None
 
     def status(self, seat_id: str) -> p.Status | None:
         """The last status the receiver reported."""
-        session = self._by_seat.get(seat_id)
+        session = self._seats.pages.get(seat_id)
         return session.status if session else None
 
     def acked_rev(self, seat_id: str) -> int:
-        session = self._by_seat.get(seat_id)
+        session = self._seats.pages.get(seat_id)
         return session.acked_rev if session else 0
 
     def rev(self, seat_id: str) -> int:
@@ -135,7 +127,7 @@ class Hub:
 
     async def disconnect(self, seat_id: str) -> bool:
         """Close the connection of ``seat_id``; the receiver will reconnect by itself."""
-        session = self._by_seat.get(seat_id)
+        session = self._seats.pages.get(seat_id)
         if session is None:
             return False
         await self.close(session, CLOSE_NORMAL)
@@ -162,12 +154,12 @@ class Hub:
         reset or a reload)."""
         seats = self.online_seats() if seat_ids is None else set(seat_ids)
         for seat in seats:
-            for session in self._of_seat(seat):
+            for session in self._seats.of_seat(seat):
                 self._send(session, message)
 
     def hand_key(self, seat_id: str) -> None:
         """Hand the seat's connections the key the host made (or tell them to forget it)."""
-        sessions = self._of_seat(seat_id)
+        sessions = self._seats.of_seat(seat_id)
         if not sessions:
             return  # kept for the next connection of the seat
         waiting, key = self.stations.take_key(seat_id)
@@ -220,7 +212,7 @@ class Hub:
         seat = session.seat_id
         if session.role == "agent":
             self.agents.closed(session)
-        mine = self.agents.by_seat if session.role == "agent" else self._by_seat
+        mine = self._seats.of_role(session.role)
         if seat is not None and mine.get(seat) is session:
             del mine[seat]
             if session.role == "agent":
@@ -241,19 +233,8 @@ class Hub:
         session.last_rx = now
         if not self._admit(session, now):
             return
-        if isinstance(data, bytes):
-            session.drop("binary frame")
-            return
-        agent = session.role == "agent"
-        limit = self.limits.max_agent_frame_bytes if agent else self.limits.max_frame_bytes
-        if len(data) > limit:
-            session.drop(f"oversized frame ({len(data)} characters)")
-            return
-        try:
-            decoder = pa.agent_decoder if agent else p.receiver_decoder
-            message: p.ReceiverMessage | pa.AgentMessage = decoder.decode(data)
-        except msgspec.DecodeError as error:
-            session.drop(f"malformed message: {str(error)[:120]}")
+        message = frames.decode(session, data, self.limits)
+        if message is None:
             return
         try:
             # what a receiver's message changes, the audit trail puts down to its agent
@@ -265,7 +246,7 @@ class Hub:
 
     # --- message handling ---------------------------------------------------------------
 
-    async def _handle(self, session: Session, message: p.ReceiverMessage | pa.AgentMessage) -> None:
+    async def _handle(self, session: Session, message: frames.Message) -> None:
         if isinstance(message, p.Hello):
             await self._hello(session, message)
         elif session.seat_id is None:
@@ -312,7 +293,7 @@ class Hub:
             state = greeting.refuse(session, hello, self.port.host_info(), self.stations)
             self._welcome(session, seat, state, greeting.REFUSED)
             return
-        mine = self.agents.by_seat if hello.role == "agent" else self._by_seat
+        mine = self._seats.of_role(hello.role)
         previous = mine.get(seat)
         if previous is not None and previous is not session:
             self._replaced.note(session, seat)
