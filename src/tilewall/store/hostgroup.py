@@ -14,7 +14,7 @@ database is active, and how a standby follows the active member's writes.
 - **Standby**: it ``LISTEN``s for committed writes and reads what they changed from the
   log of writes; after a lost link, or when the announcement was missed, its heartbeat
   sees the revision ahead and it catches up from the log (or reloads everything when
-  the log no longer reaches back to it).
+  the log no longer reaches back to it: :mod:`tilewall.store.hostgroup_follow`).
 - **Handover** (failback): a returning primary asks for the active role in the group's
   state; the active member sees it, steps down, releases the lock and leaves the
   primary a few seconds to take it.
@@ -34,7 +34,7 @@ from tilewall.host.hostgroup.members import GroupStatus, Role
 from tilewall.host.ports import GroupEvents
 from tilewall.store import hostgroup_sql
 from tilewall.store.health import describe
-from tilewall.store.hostgroup_follow import catch_up
+from tilewall.store.hostgroup_follow import Follower
 from tilewall.store.hostgroup_lease import LEASE_S, Lease, end_stalled
 from tilewall.store.hostgroup_link import Link, takeover_of
 from tilewall.store.postgres import Fence, PostgresStore
@@ -67,10 +67,9 @@ class PostgresHostGroup:
         self._status = GroupStatus(member_id)
         self._generation: int | None = None
         self._hold_until = 0.0
-        self._wanted = 0
+        self._follower = Follower(store, lambda: self._generation is None)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._follow_task: asyncio.Task[None] | None = None
         self._duties: asyncio.Task[None] | None = None
         self._settled = asyncio.Event()
         self._stopping = False
@@ -112,6 +111,7 @@ class PostgresHostGroup:
 
     async def start(self, events: GroupEvents) -> None:
         self._events = events
+        self._follower.events = events
         snapshot = await self._store.snapshot()
         await events.replaced(snapshot)
         self._store.advance(snapshot.revision)
@@ -131,11 +131,12 @@ class PostgresHostGroup:
         self._stopping = True
         if self._generation is not None:
             await self._step_down("the host is stopping")
-        for task in (self._task, self._follow_task, self._duties, self._watchdog):
+        for task in (self._task, self._duties, self._watchdog):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        await self._follower.close()
         with contextlib.suppress(Exception):
             await hostgroup_sql.leave(self._store.engine, self._member_id)
 
@@ -149,9 +150,8 @@ class PostgresHostGroup:
         self._wake.set()
 
     async def wait_revision(self, revision: int, timeout_s: float) -> bool:
-        if revision > self._wanted:
-            self._wanted = revision
-            self._kick()
+        if revision > self._follower.wanted:
+            self._follower.want(revision)
         return await self._store.wait_revision(revision, timeout_s)
 
     # --- the member's loop ----------------------------------------------------------------
@@ -259,8 +259,7 @@ class PostgresHostGroup:
             self._presence = online
             self._events.presence_changed(online)
         if self._generation is None and int(row["revision"]) > self._store.revision:
-            self._wanted = max(self._wanted, int(row["revision"]))
-            self._kick()
+            self._follower.want(int(row["revision"]))
         if self._generation is not None and time.monotonic() - self._tidied > TIDY_S:
             self._tidied = time.monotonic()
             await link.forget_the_long_gone()
@@ -274,7 +273,7 @@ class PostgresHostGroup:
 
     async def _take_over(self, link: Link, stalled: bool) -> None:
         assert self._events is not None
-        self._stop_following()
+        self._follower.stop()
         await self._record_backends(link, always=True)
         sent = self._lease.sending()
         generation = await link.take_over()
@@ -351,7 +350,7 @@ class PostgresHostGroup:
                     await asyncio.shield(duties)
         if self._events is not None:
             await self._events.deactivated(reason)
-        self._kick()
+        self._follower.kick()
 
     def _refusal(self) -> NotActive:
         if self._generation is not None:
@@ -369,44 +368,18 @@ class PostgresHostGroup:
             "yet: nothing was changed; retry in a few seconds"
         )
 
-    # --- following the active member ---------------------------------------------------------
+    # --- what the active member announces (a standby follows: hostgroup_follow) ----------
 
     def _on_change(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
             revision = int(json.loads(payload)["r"])
         except (ValueError, KeyError, TypeError):
             return
-        if revision > self._wanted:
-            self._wanted = revision
-        self._kick()
+        self._follower.want(revision)
 
     def _on_event(self, _conn: Any, _pid: int, _channel: str, _payload: str) -> None:
         self._look_now = True
         self._wake.set()
-
-    def _kick(self) -> None:
-        if self._generation is not None or self._events is None:
-            return
-        if self._follow_task is None or self._follow_task.done():
-            self._follow_task = asyncio.get_running_loop().create_task(
-                self._follow(), name="group-follow"
-            )
-
-    def _stop_following(self) -> None:
-        task, self._follow_task = self._follow_task, None
-        if task is not None and not task.done():
-            task.cancel()
-
-    async def _follow(self) -> None:
-        while self._generation is None and self._store.revision < self._wanted:
-            try:
-                await catch_up(self._store, self._events, lambda: self._generation is None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("group: cannot follow the active member yet: %s", describe(error))
-                await asyncio.sleep(0.5)
-                return
 
 
 def _shape(status: GroupStatus) -> tuple[Any, ...]:
