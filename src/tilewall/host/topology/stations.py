@@ -3,21 +3,16 @@
 import logging
 import re
 
-import msgspec
-
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
 from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, Resolution, Station, Timeline
 from tilewall.host.state import Core
-from tilewall.host.topology import keys, refusals, walls
+from tilewall.host.topology import assignment, keys, refusals, walls
+from tilewall.host.topology.assignment import AssignmentSettings
 
 log = logging.getLogger(__name__)
 
-#: lock receivers the host has never seen as soon as they say hello
-AUTO_ASSIGN = "auto_assign"
-#: a new receiver on the seat of an offline locked station takes over its display
-AUTO_INHERIT = "auto_inherit"
 MAX_NAME = 256
 MAX_LOCATION = 256
 _SEAT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
@@ -25,22 +20,6 @@ _SEAT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
 
 def valid_seat_id(seat_id: str) -> bool:
     return bool(_SEAT_ID.match(seat_id))
-
-
-class AssignmentSettings(msgspec.Struct, frozen=True):
-    """How receivers are assigned to the host.
-
-    ``auto_assign``: a receiver the host has never seen is locked when it first says
-    hello (as far as the licence allows); a station the operator unlocked stays so.
-
-    ``auto_inherit``: a receiver the host has never seen that says hello from the
-    address of exactly one locked station that is offline is its replacement on the
-    same seat: it takes over that station's display (id, timeline, tag, walls, zones,
-    mirror groups, name and location), and the old station is left unlocked.
-    """
-
-    auto_assign: bool = False
-    auto_inherit: bool = False
 
 
 class Stations:
@@ -60,10 +39,7 @@ class Stations:
     # assignment settings
 
     def assignment(self) -> AssignmentSettings:
-        settings = self._core.state.settings
-        return AssignmentSettings(
-            bool(settings.get(AUTO_ASSIGN, False)), bool(settings.get(AUTO_INHERIT, False))
-        )
+        return assignment.settings_of(self._core.state)
 
     async def set_assignment(
         self, auto_assign: bool | None = None, auto_inherit: bool | None = None
@@ -75,18 +51,9 @@ class Stations:
             now.auto_inherit if auto_inherit is None else auto_inherit,
         )
         async with self._core.change() as tx:
-            tx.put_setting(AUTO_ASSIGN, wanted.auto_assign)
-            tx.put_setting(AUTO_INHERIT, wanted.auto_inherit)
+            tx.put_setting(assignment.AUTO_ASSIGN, wanted.auto_assign)
+            tx.put_setting(assignment.AUTO_INHERIT, wanted.auto_inherit)
         return wanted
-
-    def _predecessor(self, ip: str) -> Station | None:
-        """The one locked, offline station with a display at ``ip``, if exactly one."""
-        found = [
-            s
-            for s in self._core.state.stations.values()
-            if s.locked and s.ip == ip and s.display_id is not None and s.seat_id not in self.online
-        ]
-        return found[0] if len(found) == 1 else None
 
     # lookups
 
@@ -165,9 +132,11 @@ class Stations:
             existing.last_seen_ms = updated.last_seen_ms
             self._announce(existing)
             return existing
-        assignment = self.assignment()
+        settings = self.assignment()
         predecessor = (
-            self._predecessor(ip) if existing is None and assignment.auto_inherit else None
+            assignment.predecessor(self._core.state, self.online, ip)
+            if existing is None and settings.auto_inherit
+            else None
         )
         async with self._core.change() as tx:
             if predecessor is not None:
@@ -176,7 +145,7 @@ class Stations:
             tx.topology = True
             if updated.display_id is not None:
                 tx.affect(updated.display_id)
-        if existing is None and predecessor is None and assignment.auto_assign:
+        if existing is None and predecessor is None and settings.auto_assign:
             try:
                 await self.lock(seat_id)
             except HostError as error:  # a full licence keeps it available
