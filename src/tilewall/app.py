@@ -314,6 +314,28 @@ def _host_of(scope: Scope) -> Host | None:
     return host
 
 
+def _openapi_config() -> OpenAPIConfig:
+    """The OpenAPI document (at /api/openapi.json) and its docs page (/api/docs)."""
+    return OpenAPIConfig(
+        title="tilewall: display and video wall control interface",
+        version=__version__,
+        description=(
+            "The display and video wall control REST interface, version 1.9, as served by "
+            "tilewall. Operations tagged 'tilewall extensions' (and marked "
+            "x-tilewall-extension) are tilewall's own management operations."
+        ),
+        path="/api/docs",
+        render_plugins=[SwaggerRenderPlugin(path="/")],
+        components=StrictStructComponents(
+            security_schemes={
+                "session": SecurityScheme(type="apiKey", name=COOKIE, security_scheme_in="cookie")
+            }
+        ),
+        security=[{"session": []}],
+        use_handler_docstrings=False,
+    )
+
+
 def create_app(
     host: Host | None,
     extra_routes: Sequence[ControllerRouterHandler] = (),
@@ -376,26 +398,7 @@ def create_app(
         dependencies={"host": Provide(host_of_scope, sync_to_thread=False)},
         middleware=[access_log, options_allow, metrics.middleware, group_forwarding(_host_of)],
         before_send=[security_headers, metrics.count],
-        openapi_config=OpenAPIConfig(
-            title="tilewall: display and video wall control interface",
-            version=__version__,
-            description=(
-                "The display and video wall control REST interface, version 1.9, as served by "
-                "tilewall. Operations tagged 'tilewall extensions' (and marked "
-                "x-tilewall-extension) are tilewall's own management operations."
-            ),
-            path="/api/docs",
-            render_plugins=[SwaggerRenderPlugin(path="/")],
-            components=StrictStructComponents(
-                security_schemes={
-                    "session": SecurityScheme(
-                        type="apiKey", name=COOKIE, security_scheme_in="cookie"
-                    )
-                }
-            ),
-            security=[{"session": []}],
-            use_handler_docstrings=False,
-        ),
+        openapi_config=_openapi_config(),
         on_startup=list(on_startup),
         on_shutdown=list(on_shutdown),
         request_max_body_size=10 * 1024 * 1024,

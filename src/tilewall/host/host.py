@@ -140,24 +140,30 @@ class Host:
         )
         self.failover = Failover(self.member_core, self._machine, coordination)
         #: this host's role in its group of hosts on one database (solo on SQLite)
-        self.hostgroup = HostGroup(
+        self.hostgroup = self._hostgroup(coordination)
+        #: reads the machine facts again now and then (every member, active or not)
+        self._facts_refresh: asyncio.Task[None] | None = None
+
+    def _hostgroup(self, coordination: GroupCoordination | None) -> HostGroup:
+        """The host's group, joined with the failover settings, with the duties only its
+        active member runs: host-name switching and the scheduler."""
+        group = HostGroup(
             self.core, self.accounts, coordination, self.failover.policy, self.stations
         )
         # the pair that needs each other: the group asks the failover settings for the
         # policy (given above), and they tell the group when it changed
-        self.failover.report_to(self.hostgroup)
+        self.failover.report_to(group)
         switching = HostNameSwitching(
             self.member_core,
             self._machine,
             self.failover.policy,
             facts_changed=self.machine.facts_changed,
         )
-        self.hostgroup.add_duty(
+        group.add_duty(
             "host-name switching", switching.take, switching.give_back, switching.refresh
         )
-        self.hostgroup.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
-        #: reads the machine facts again now and then (every member, active or not)
-        self._facts_refresh: asyncio.Task[None] | None = None
+        group.add_duty("the scheduler", self.scheduler.start, self.scheduler.stop)
+        return group
 
     async def load(self) -> None:
         """Read this member's settings, and (on its own store) the state, users and

@@ -2,7 +2,10 @@
 every receiver, gathered until the push loop takes them."""
 
 import asyncio
-from collections.abc import Iterable
+import logging
+from collections.abc import Callable, Iterable
+
+log = logging.getLogger(__name__)
 
 
 class Changes:
@@ -27,3 +30,13 @@ class Changes:
         every, displays = self._every, self._displays
         self._every, self._displays = False, set()
         return every, displays
+
+    async def push_each(self, push: Callable[[bool, set[int]], None]) -> None:
+        """The push loop: ``push`` (whether every receiver, the displays) each change,
+        until cancelled; a push that fails is logged and the loop goes on."""
+        while True:
+            every, displays = await self.next()
+            try:
+                push(every, displays)
+            except Exception:
+                log.exception("receiver hub: push failed")

@@ -8,10 +8,10 @@ to the host only through ``HostPort`` and to a connection only through ``Link``
 (``receivers.ports``), so the WebSocket route and the in-process virtual receiver share
 one code path.
 
-A station has up to two connections: its page and its kiosk agent (``seats``,
-``agents``). Both are told the render description. Who
-may have a locked station is the host's to say (``StationPort.admit``, station keys):
-a connection refused is an impostor, shown the pairing screen and given nothing.
+A station has up to two connections, its page and its kiosk agent (``seats``,
+``agents``), both told the render description. Who may have a locked station is the
+host's to say (``StationPort.admit``, station keys): a connection refused is an
+impostor, shown the pairing screen and given nothing (``greeting``).
 """
 
 import asyncio
@@ -73,7 +73,7 @@ class Hub:
         self._revisions.start(self.port.now_ms())
         self._unsubscribe = self.port.subscribe(self._on_event)
         self._tasks = [
-            asyncio.create_task(self._push_loop(), name="receiver-hub-push"),
+            asyncio.create_task(self._changes.push_each(self._push), name="receiver-hub-push"),
             asyncio.create_task(liveness.watch(self), name="receiver-hub-liveness"),
         ]
 
@@ -335,14 +335,6 @@ class Hub:
         # every change names the displays it affects; liveness and other topology-only
         # events name none and must not re-render the whole fleet
         self._changes.mark(event.displays)
-
-    async def _push_loop(self) -> None:
-        while True:
-            every, displays = await self._changes.next()
-            try:
-                self._push(every, displays)
-            except Exception:
-                log.exception("receiver hub: push failed")
 
     def _push(self, every: bool, displays: set[int]) -> None:
         self._fanout.push(self._fanout.affected(self.online_seats(), every, displays))
