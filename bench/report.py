@@ -30,9 +30,7 @@ from bench.report_postgres import postgres_section  # noqa: E402
 
 def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -> str:
     h = "#" * heading
-    s = results["settings"]
     label = results["label"]
-    iface = results["interface"]
     lines: list[str] = [f"{h} tilewall benchmarks: {label}", ""]
     if results.get("quick"):
         lines += [
@@ -41,8 +39,21 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         ]
     lines += run_header(results)
 
-    # interface
-    lines += [f"{h}# Interface throughput and latency", ""]
+    lines += interface_section(results, image_prefix, h)
+    lines += memory_section(results, h)
+    lines += durable_section(results, image_prefix, h)
+    lines += growth_section(results, h)
+    lines += receivers_section(results, image_prefix, h)
+    lines += postgres_section(results, h)
+    return "\n".join(lines)
+
+
+def interface_section(results: dict[str, Any], image_prefix: str, h: str) -> list[str]:
+    """Requests per second and latencies of each server and topology, beside the
+    ceiling and Prism."""
+    label = results["label"]
+    iface = results["interface"]
+    lines: list[str] = [f"{h}# Interface throughput and latency", ""]
     cmp = iface.get("granian_vs_uvicorn")
     if cmp and cmp.get("geomean"):
         g = cmp["geomean"]
@@ -116,9 +127,13 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         lines += ["**Failed requests** (errors or non-2xx answers): " + ", ".join(failed), ""]
     lines += [f"![Latency distributions]({image_prefix}latency-{label}.png)", ""]
     lines += [f"![Throughput]({image_prefix}throughput-{label}.png)", ""]
+    return lines
 
-    # memory and start-up
-    lines += [
+
+def memory_section(results: dict[str, Any], h: str) -> list[str]:
+    """Start-up time and resident memory, idle and after load."""
+    iface = results["interface"]
+    lines: list[str] = [
         f"{h}# Memory and start-up",
         "",
         "Start-up: process spawn to the first answered `GET /api/openapi.json` (which "
@@ -151,8 +166,14 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
     if "prism_rss_mb" in iface:
         lines += ["", f"Prism's RSS after load: {iface['prism_rss_mb']:.0f} MB (Node)."]
     lines.append("")
+    return lines
 
-    # durable writes
+
+def durable_section(results: dict[str, Any], image_prefix: str, h: str) -> list[str]:
+    """Durable writes per second by sources stored and connections."""
+    s = results["settings"]
+    label = results["label"]
+    lines: list[str] = []
     dw = results["durable_writes"]
     lines += [
         f"{h}# Durable writes",
@@ -178,8 +199,12 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
             )
     lines += _table(["sources stored", "connections", "writes/s", "p50 ms", "p99 ms"], rows)
     lines += ["", f"![Durable writes]({image_prefix}durable-{label}.png)", ""]
+    return lines
 
-    # growth
+
+def growth_section(results: dict[str, Any], h: str) -> list[str]:
+    """Each figure at the largest topology divided by that at the smallest."""
+    lines: list[str] = []
     gr = results["growth"]
     lines += [f"{h}# Growth from {gr['from']} to {gr['to']} displays", ""]
     if gr["servers"]:
@@ -230,11 +255,7 @@ def summary(results: dict[str, Any], image_prefix: str = "", heading: int = 1) -
         ]
         lines += _table(["layout", "receivers", "p50", "p99", "note"], rows)
     lines.append("")
-
-    # receivers
-    lines += receivers_section(results, image_prefix, h)
-    lines += postgres_section(results, h)
-    return "\n".join(lines)
+    return lines
 
 
 FANOUT_LAYOUTS = {
@@ -250,7 +271,6 @@ def _p(d: dict[str, Any] | None, key: str) -> str:
 
 def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> list[str]:
     rec = results.get("receivers") or {}
-    label = results["label"]
     lines = [f"{h}# Receivers", ""]
     pending = [n for n, r in rec.items() if r.get("status") == "not yet measured"]
     for name in pending:
@@ -261,6 +281,16 @@ def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> lis
     if pending:
         lines.append("")
 
+    lines += fanout_section(results, h)
+    lines += receiver_memory_section(rec, h)
+    lines += wall_sync_section(results, image_prefix, h)
+    return lines
+
+
+def fanout_section(results: dict[str, Any], h: str) -> list[str]:
+    """From a switch sent to the last receiver of the zone told, by layout and size."""
+    rec = results.get("receivers") or {}
+    lines: list[str] = []
     fo = rec.get("switch_fanout") or {}
     if fo.get("status") == "measured":
         lines += [
@@ -316,7 +346,12 @@ def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> lis
             rows,
         )
         lines.append("")
+    return lines
 
+
+def receiver_memory_section(rec: dict[str, Any], h: str) -> list[str]:
+    """The host's memory by receivers connected."""
+    lines: list[str] = []
     mem = rec.get("memory_with_receivers") or {}
     if mem.get("status") in ("measured", "failed") and mem.get("rss_mb"):
         lines += [
@@ -341,7 +376,14 @@ def receivers_section(results: dict[str, Any], image_prefix: str, h: str) -> lis
         if mem.get("error"):
             lines += ["", f"⚠ {mem['error']}"]
         lines.append("")
+    return lines
 
+
+def wall_sync_section(results: dict[str, Any], image_prefix: str, h: str) -> list[str]:
+    """How far apart the tiles of a wall in Chromium show the clip, by phase."""
+    rec = results.get("receivers") or {}
+    label = results["label"]
+    lines: list[str] = []
     sync = rec.get("wall_sync") or {}
     if sync.get("status") == "measured":
         vp = sync["viewport"]
@@ -438,6 +480,21 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     label = results["label"]
+    written = [latency_plot(results, out_dir, plt), throughput_plot(results, out_dir, plt)]
+    durable = durable_plot(results, out_dir, plt)
+    if durable is not None:
+        written.append(durable)
+    sync = (results.get("receivers") or {}).get("wall_sync") or {}
+    walls = {t: r for t, r in (sync.get("by_tiles") or {}).items() if "series" in r}
+    if sync.get("status") == "measured" and walls:
+        written.append(sync_plot(walls, label, out_dir, plt))
+    return written
+
+
+def latency_plot(results: dict[str, Any], out_dir: Path, plt: Any) -> Path:
+    """The interface's latency distributions, HDR style: percentile on a 1/(1-p) axis,
+    an operation a row and a server a column."""
+    label = results["label"]
     iface = results["interface"]
     servers = list(iface["servers"])
     ops = results["settings"]["ops"]
@@ -449,9 +506,6 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
             strict=False,
         )
     )
-    written: list[Path] = []
-
-    # latency distributions, HDR style: percentile on a 1/(1-p) axis
     fig_, axes = plt.subplots(
         len(ops),
         len(servers),
@@ -502,9 +556,16 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
     path = out_dir / f"latency-{label}.png"
     fig_.savefig(path, dpi=80)
     plt.close(fig_)
-    written.append(path)
+    return path
 
-    # throughput per operation and topology
+
+def throughput_plot(results: dict[str, Any], out_dir: Path, plt: Any) -> Path:
+    """Requests per second per operation and topology, beside the ceiling and Prism."""
+    label = results["label"]
+    iface = results["interface"]
+    servers = list(iface["servers"])
+    ops = results["settings"]["ops"]
+    topologies = [str(n) for n in results["settings"]["topologies"]]
     fig_, axes = plt.subplots(1, len(ops), figsize=(4 * len(ops), 4), squeeze=False)
     width = 0.8 / max(len(servers), 1)
     for i, name in enumerate(ops):
@@ -544,9 +605,12 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
     path = out_dir / f"throughput-{label}.png"
     fig_.savefig(path, dpi=80)
     plt.close(fig_)
-    written.append(path)
+    return path
 
-    # durable writes
+
+def durable_plot(results: dict[str, Any], out_dir: Path, plt: Any) -> Path | None:
+    """Durable writes per second and their latency by sources stored (None: not run)."""
+    label = results["label"]
     by_sources = results["durable_writes"].get("by_sources", {})
     if by_sources:
         fig_, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -586,13 +650,8 @@ def plots(results: dict[str, Any], out_dir: Path) -> list[Path]:
         path = out_dir / f"durable-{label}.png"
         fig_.savefig(path, dpi=80)
         plt.close(fig_)
-        written.append(path)
-
-    sync = (results.get("receivers") or {}).get("wall_sync") or {}
-    walls = {t: r for t, r in (sync.get("by_tiles") or {}).items() if "series" in r}
-    if sync.get("status") == "measured" and walls:
-        written.append(sync_plot(walls, label, out_dir, plt))
-    return written
+        return path
+    return None
 
 
 def sync_plot(walls: dict[str, Any], label: str, out_dir: Path, plt: Any) -> Path:

@@ -321,22 +321,7 @@ def run_wall(
         phases["resume"] = wall.phase("resume", wall.start_ms(), after_s, settle_timeout_s)
 
         log(f"wall sync, {tiles} tiles: the loop point")
-        wall.event("loop")
-        before = min(LOOP_WINDOW_MS, after_s * 1000)
-        after = 2 * before
-        to = int(wall.duration_ms - before - 1500)
-        host.zones.seek(wall.zone, to, by="id")
-        wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
-        timeline = pages[0].evaluate("() => window.tilewall.state.content.timeline")
-        loop_at = timeline["anchorMs"] + wall.duration_ms - timeline["anchorPositionMs"]
-        sleep_until(loop_at - before)
-        sampled = wall.measure("loop", (before + after) / 1000)
-        sleep_until(loop_at + after)
-        phases["loop"] = {
-            "settle_s": 0.0,
-            **sampled,
-            **wall.frames(loop_at - before, loop_at + after, loop_at),
-        }
+        phases["loop"] = loop_phase(wall, after_s)
         clock = [
             p.evaluate("() => ({offsetMs: window.tilewall.offsetMs, rttMs: window.tilewall.rttMs})")
             for p in pages
@@ -358,6 +343,27 @@ def run_wall(
             }
             for r in wall.series
         ],
+    }
+
+
+def loop_phase(wall: Wall, after_s: float) -> dict[str, Any]:
+    """The clip's loop point: seek to just before its end and sample the tiles from a
+    moment before the loop to twice that after it."""
+    wall.event("loop")
+    before = min(LOOP_WINDOW_MS, after_s * 1000)
+    after = 2 * before
+    to = int(wall.duration_ms - before - 1500)
+    wall.host.zones.seek(wall.zone, to, by="id")
+    wall.wait_all(f"t.state.content.timeline.anchorPositionMs === {to}")
+    timeline = wall.pages[0].evaluate("() => window.tilewall.state.content.timeline")
+    loop_at = timeline["anchorMs"] + wall.duration_ms - timeline["anchorPositionMs"]
+    sleep_until(loop_at - before)
+    sampled = wall.measure("loop", (before + after) / 1000)
+    sleep_until(loop_at + after)
+    return {
+        "settle_s": 0.0,
+        **sampled,
+        **wall.frames(loop_at - before, loop_at + after, loop_at),
     }
 
 
