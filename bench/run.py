@@ -834,6 +834,11 @@ def run(
 
 
 def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
+    args = _parser().parse_args(argv)
+    return settings_from(args), args
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -869,7 +874,11 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
     )
     parser.add_argument("--command", default=None, help="command recorded in the results")
     parser.add_argument("--work", type=Path, help="where the run's data directories go")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The run's settings: the full, quick or smoke ones, changed as ``args`` say."""
     settings = replace(SMOKE if args.smoke else QUICK if args.quick else FULL)
     if args.smoke:
         from bench.wallsync import CHROMIUM
@@ -917,7 +926,7 @@ def parse_args(argv: list[str] | None) -> tuple[Settings, argparse.Namespace]:
             store_displays=4,
             store_ops=["zones"],
         )
-    return settings, args
+    return settings
 
 
 def main(argv: list[str] | None = None) -> None:
