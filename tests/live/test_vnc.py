@@ -162,7 +162,9 @@ async def test_the_password_is_hidden_when_read_and_kept_when_sent_back(host, de
         ({"Host": ""}, "param 'Host' must be a host name"),
         ({"Host": "desk", "Port": "0"}, "param 'Port' must be at least 1"),
         ({"Host": "desk", "Port": "70000"}, "param 'Port' must be at most 65535"),
-        ({"Host": "desk", "Password": "a\nb"}, "param 'Password' must be printable"),
+        ({"Host": "desk", "Password": "a\nb"}, "param 'Password' must be printable ASCII"),
+        ({"Host": "desk", "Password": "pässwort"}, "param 'Password' must be printable ASCII"),
+        ({"Host": "desk", "Password": "secret\n"}, "param 'Password' must be printable ASCII"),
         ({"Port": "5900"}, "param 'Host' is required"),
     ],
 )
