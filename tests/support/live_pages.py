@@ -6,13 +6,12 @@ is the clock of ``tests.support.live_wire``)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.support.live_sources import HttpServer, QuietHandler
 from tilewall.receivers.routes import RECEIVER_PAGE_DIR
 
 HARNESS = b"""<!doctype html>
@@ -33,7 +32,7 @@ DRAW = """async (description) => {
 MONITOR_W, MONITOR_H = 1920, 1080
 
 
-class _Files(SimpleHTTPRequestHandler):
+class _Files(QuietHandler):
     def do_GET(self) -> None:
         if self.path.split("?")[0] == "/receiver/live-harness.html":
             self.send_response(200)
@@ -48,22 +47,11 @@ class _Files(SimpleHTTPRequestHandler):
             return
         self.send_error(404)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
 
 def receiver_files() -> Iterator[str]:
     """Body of a fixture: the origin serving the receiver's files."""
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), partial(_Files, directory=str(RECEIVER_PAGE_DIR))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with HttpServer(partial(_Files, directory=str(RECEIVER_PAGE_DIR))) as web:
+        yield web.url
 
 
 def timeline(state: str = "playing") -> dict[str, Any]:

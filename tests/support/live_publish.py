@@ -10,17 +10,16 @@ import asyncio
 import contextlib
 import json
 import struct
-import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.support.server import free_port
+from tests.support.live_process import Child, free_port
+from tests.support.live_sources import HttpServer
 
 FFMPEG = "/usr/bin/ffmpeg"
 ENCODERS = {
@@ -31,42 +30,29 @@ ENCODERS = {
 }
 
 
-@dataclass
-class Publisher:
-    """An ffmpeg process making a live stream at ``url``."""
+class Publisher(Child):
+    """An ffmpeg process making a live stream at ``url`` from one of ffmpeg's own test
+    sources (lavfi); ``restart()`` serves again."""
 
-    url: str
-    args: list[str]
-    process: subprocess.Popen[bytes] | None = None
+    name = "ffmpeg"
 
-    def start(self) -> Publisher:
-        self.process = subprocess.Popen(
-            self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        return self
+    def __init__(self, url: str, args: list[str]) -> None:
+        super().__init__()
+        self.url = url
+        self.args = args
 
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-        self.process = None
+    def command(self) -> list[str]:
+        return self.args
 
-    def restart(self) -> None:
-        self.stop()
-        self.start()
+
+def _lavfi(source: str) -> list[str]:
+    """ffmpeg reading lavfi's ``source`` in real time."""
+    return [FFMPEG, "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", source]
 
 
 def _pattern(codec: str, size: str = "320x180", rate: int = 30) -> list[str]:
     return [
-        FFMPEG,
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-re",
-        "-f",
-        "lavfi",
-        "-i",
-        f"testsrc2=size={size}:rate={rate}",
+        *_lavfi(f"testsrc2=size={size}:rate={rate}"),
         *ENCODERS[codec],
         "-pix_fmt",
         "yuvj420p" if codec == "mjpeg" else "yuv420p",
@@ -86,11 +72,8 @@ def http_ts(codec: str = "h264", port: int | None = None) -> Iterator[Publisher]
     else:
         url = f"http://127.0.0.1:{port}/camera.ts"
         args = [*_pattern(codec), "-f", "mpegts", "-listen", "1", url]
-    publisher = Publisher(url, args).start()
-    try:
+    with Publisher(url, args) as publisher:
         yield publisher
-    finally:
-        publisher.stop()
 
 
 @contextlib.contextmanager
@@ -98,11 +81,8 @@ def udp_ts(codec: str = "h264") -> Iterator[Publisher]:
     """MPEG-TS pushed to ``udp://127.0.0.1:PORT`` (the host listens there)."""
     port = free_port()
     args = [*_pattern(codec), "-f", "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316"]
-    publisher = Publisher(f"udp://127.0.0.1:{port}", args).start()
-    try:
+    with Publisher(f"udp://127.0.0.1:{port}", args) as publisher:
         yield publisher
-    finally:
-        publisher.stop()
 
 
 class _Refusing(BaseHTTPRequestHandler):
@@ -124,14 +104,8 @@ def refusing(status: int) -> Iterator[str]:
     """An HTTP server answering every request with ``status`` (401: a camera refusing
     the password; 404: no such stream); the URL of a stream on it."""
     handler = type("Handler", (_Refusing,), {"status": status})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://user:secret@127.0.0.1:{server.server_address[1]}/camera.ts"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with HttpServer(handler) as web:
+        yield f"http://user:secret@127.0.0.1:{web.port}/camera.ts"
 
 
 @contextlib.contextmanager
@@ -139,29 +113,9 @@ def audio_only() -> Iterator[Publisher]:
     """MPEG-TS over HTTP with a sound and no picture."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/radio.ts"
-    args = [
-        FFMPEG,
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-re",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine=frequency=440",
-        "-c:a",
-        "mp2",
-        "-f",
-        "mpegts",
-        "-listen",
-        "1",
-        url,
-    ]
-    publisher = Publisher(url, args).start()
-    try:
+    args = [*_lavfi("sine=frequency=440"), "-c:a", "mp2", "-f", "mpegts", "-listen", "1", url]
+    with Publisher(url, args) as publisher:
         yield publisher
-    finally:
-        publisher.stop()
 
 
 # --- viewers ------------------------------------------------------------------------------

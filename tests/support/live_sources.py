@@ -11,7 +11,7 @@ Every source is a context manager and a ``Child``: ``stop()`` ends it (TERM, the
 - ``Publisher``: ``ffmpeg`` fed by ``live_pattern.py``; made by ``udp_publisher``
   (unicast or multicast MPEG-TS), ``rtp_publisher`` (MPEG-TS in RTP), ``srt_publisher``
   (a listener: the host calls it), ``srt_caller`` (it calls the host), ``http_ts_publisher`` (MPEG-TS over HTTP),
-  ``hls_publisher`` (segments served by ``HttpDirectory``) and ``rtmp_publisher`` (to
+  ``hls_publisher`` (segments served by ``http_directory``) and ``rtmp_publisher`` (to
   nginx's RTMP module, ``NginxRtmp``).
 
 Reading them: ``tests.support.live_reading`` (``probe``, ``sample``, ``read_numbers``).
@@ -207,16 +207,16 @@ def http_ts_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:
     )
 
 
-class HttpDirectory:
-    """A small HTTP server (a thread) serving one directory, as a CDN would serve HLS."""
+class HttpServer:
+    """A small HTTP server on 127.0.0.1 (a thread) answering with ``handler``."""
 
-    def __init__(self, root: Path) -> None:
-        handler = functools.partial(_QuietHandler, directory=str(root))
+    def __init__(self, handler: Any) -> None:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> HttpDirectory:
+    def __enter__(self) -> HttpServer:
         self.thread.start()
         return self
 
@@ -226,9 +226,16 @@ class HttpDirectory:
         self.thread.join()
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files and logs nothing."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+def http_directory(root: Path) -> HttpServer:
+    """A server of one directory, as a CDN would serve HLS."""
+    return HttpServer(functools.partial(QuietHandler, directory=str(root)))
 
 
 @contextlib.contextmanager
@@ -236,7 +243,7 @@ def hls_publisher(pattern: Pattern | None = None, **kw: Any) -> Iterator[Publish
     """Live HLS (one-second segments, a rolling playlist) served over HTTP."""
     with (
         tempfile.TemporaryDirectory(prefix="tilewall-hls-") as tmp,
-        HttpDirectory(Path(tmp)) as web,
+        http_directory(Path(tmp)) as web,
     ):
         playlist = Path(tmp) / "live.m3u8"
         output = [
