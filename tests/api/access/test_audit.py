@@ -10,7 +10,7 @@ import io
 import itertools
 import json
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -351,3 +351,33 @@ def test_a_password_in_a_source_url_is_never_recorded(api: Api) -> None:
         for side in ("before", "after")
     ]
     assert urls == [["rtsp://viewer:(redacted)@10.0.0.9:554/live"]] * 2
+
+
+def test_what_the_schedule_does_is_put_down_to_it(api: Api) -> None:
+    display = locked_display(api)
+    source_id = create(api, "Morning ads")["sourceId"]
+    host = host_of(api)
+    start = int(time.time() * 1000) // 60_000 * 60_000 + 3_600_000  # the next hour or so
+    host.core.clock = ManualClock(start - 60_000)
+    event = {
+        "name": "Ads at the hour",
+        "start": datetime.fromtimestamp(start / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S"),
+        "timeZone": "UTC",
+        "durationSeconds": 600,
+        "action": {"kind": "switch", "displayId": display, "sourceId": source_id},
+    }
+    ok(api.post("/schedule", json=event))
+    host.core.clock.ms = start + 1000  # the scheduler's loop finds the event due
+
+    def applied() -> list[dict[str, Any]]:
+        return [
+            e for e in audit(api, user="schedule")["entries"] if e["target"]["kind"] == "display"
+        ]
+
+    [entry] = wait_until(applied, 10, 0.1, "the schedule's switch in the audit trail")
+    assert entry["operation"] == "schedule: apply events"
+    assert entry["address"] == "" and entry["session"] == ""
+    assert entry["target"]["id"] == str(display)
+    timeline = entry["changes"][0]["changed"]["timeline"]
+    assert timeline["after"]["assigned_source_id"] == source_id
+    assert instant(entry["at"]) == datetime.fromtimestamp((start + 1000) / 1000, UTC)
