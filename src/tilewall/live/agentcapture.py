@@ -29,8 +29,8 @@ from tilewall.host.content import screens
 from tilewall.host.content.live import LiveInput
 from tilewall.host.ports import Clock
 from tilewall.live.failure import InputFailed
-from tilewall.live.reader import Sink
 from tilewall.live.share import Ingest, Refused
+from tilewall.live.units import Sink
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,6 @@ passed through as it came (``avcC`` turned Annex B, parameter sets in band), any
 codec decoded and encoded once with libx264 for every viewer of the stream."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -11,29 +10,12 @@ import av
 import av.bitstream
 
 from tilewall.live import nal
+from tilewall.live.encoding import open_encoder
 from tilewall.live.failure import InputFailed
+from tilewall.live.units import Picture, Unit
 
 #: what receivers decode: H.264 passes through, anything else is transcoded to it
 PASSED = "h264"
-
-
-@dataclass(frozen=True)
-class Unit:
-    """An access unit ready for receivers; ``at`` the host instant to show it (ms)."""
-
-    key: bool
-    at: float
-    data: bytes
-
-
-@dataclass(frozen=True)
-class Picture:
-    """What a receiver configures its decoder with."""
-
-    codec: str
-    width: int
-    height: int
-    fps: float
 
 
 def frame_rate(stream: Any) -> float:
@@ -110,8 +92,6 @@ class Transcoder:
         self._sets = nal.ParameterSets()
 
     def _encoder_for(self, frame: Any) -> Any:
-        from tilewall.live.encoding import open_encoder  # it imports this module
-
         rate = Fraction(self._fps).limit_denominator(1001)
         # 4:2:0 needs even sizes
         size = (frame.width & ~1, frame.height & ~1)

@@ -16,7 +16,7 @@ from typing import Any
 import av
 
 from tilewall.live import nal
-from tilewall.live.coding import Picture, Unit
+from tilewall.live.units import Picture, Unit
 
 log = logging.getLogger(__name__)
 

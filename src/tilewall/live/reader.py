@@ -6,34 +6,22 @@ mend soon, such as a wrong password) until told to stop."""
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from tilewall.host.content import screens
 from tilewall.host.content.live import LiveInput, redact, redact_text, scheme_of
 from tilewall.host.ports import Clock
 from tilewall.live import coding, vnc
-from tilewall.live.coding import Picture, Unit
 from tilewall.live.failure import InputFailed
 from tilewall.live.opening import failure, open_input
 from tilewall.live.timing import Presenter
+from tilewall.live.units import Picture, Sink
 
 log = logging.getLogger(__name__)
 
 FIRST_RETRY_S = 0.25
 MAX_RETRY_S = 1.0
 LASTING_RETRY_S = 5.0
-
-
-class Sink(Protocol):
-    """Where a reader reports; called from the reader's thread."""
-
-    def connecting(self) -> None: ...
-
-    def picture(self, picture: Picture, codec: str, transcoded: bool) -> None: ...
-
-    def unit(self, unit: Unit, size_in: int) -> None: ...
-
-    def failed(self, reason: InputFailed) -> None: ...
 
 
 class Reader:

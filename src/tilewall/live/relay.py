@@ -18,9 +18,9 @@ from typing import Protocol
 from tilewall.host.content.live import LiveInput, LiveState, LiveStatus, scheme_of
 from tilewall.host.ports import Clock
 from tilewall.live import wire
-from tilewall.live.coding import Picture, Unit
 from tilewall.live.failure import InputFailed
-from tilewall.live.reader import Reader, Sink
+from tilewall.live.reader import Reader
+from tilewall.live.units import Picture, Sink, Unit
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,8 @@ from tilewall.host.content.live import LiveInput
 from tilewall.host.playback.shares import Share, Shares, ShareTarget
 from tilewall.host.ports import Clock
 from tilewall.live import nal
-from tilewall.live.coding import Picture, Unit
-from tilewall.live.reader import Sink
 from tilewall.live.timing import Presenter
+from tilewall.live.units import Picture, Sink, Unit
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from PIL import Image
@@ -32,13 +32,10 @@ from vncdotool import rfb
 
 from tilewall.host.content.live import LiveInput
 from tilewall.host.ports import Clock
-from tilewall.live.coding import Picture
 from tilewall.live.encoding import H264Encoder
 from tilewall.live.failure import InputFailed
 from tilewall.live.opening import OPEN_TIMEOUT_S, READ_TIMEOUT_S, failure
-
-if TYPE_CHECKING:
-    from tilewall.live.reader import Sink
+from tilewall.live.units import Picture, Sink
 
 # RFB's password check is single DES, which cryptography now files as decrepit; it is
 # what the protocol is, nothing to warn an operator about at every login

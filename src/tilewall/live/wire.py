@@ -12,7 +12,7 @@ import struct
 
 import msgspec
 
-from tilewall.live.coding import Picture, Unit
+from tilewall.live.units import Picture, Unit
 
 KEY = 0x01
 _HEAD = struct.Struct(">Bd")
