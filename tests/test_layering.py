@@ -8,6 +8,7 @@ host; ``assembly`` builds the host from configuration and ``server`` serves it; 
 """
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -121,8 +122,10 @@ def imports_of(path: Path) -> set[str]:
     return found
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
-    """Part -> the other parts of tilewall it imports."""
+    """Part -> the other parts of tilewall it imports (read once: every part's test asks,
+    and the tree does not change meanwhile)."""
     out: dict[str, set[str]] = defaultdict(set)
     for path in SRC.rglob("*.py"):
         if "migrations" in path.parts or (path.name == "__init__.py" and path.parent == SRC):
