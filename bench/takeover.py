@@ -21,14 +21,40 @@ import os
 import signal
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import httpx
 
 from tilewall.client.base import COOKIE
 
-if TYPE_CHECKING:
-    from bench.wsclients import Fleet
+
+class Route(Protocol):
+    """Where a receiver connects next: the group's members it knows."""
+
+    @property
+    def members(self) -> Sequence[str]: ...
+
+
+class Fleet(Protocol):
+    """What the takeover reads of the simulated receivers (``bench/wsclients.py``'s
+    ``Fleet``, which runs it): declared here so that neither module imports the other."""
+
+    @property
+    def showing(self) -> Mapping[str, str | None]: ...
+    @property
+    def arrived(self) -> Mapping[str, float]: ...
+    @property
+    def welcomed_by(self) -> Mapping[str, tuple[str, float]]: ...
+    @property
+    def attempts(self) -> Mapping[str, Sequence[tuple[str, float]]]: ...
+    @property
+    def routes(self) -> Mapping[str, Route]: ...
+    @property
+    def reconnects(self) -> int: ...
+    @property
+    def silent_at(self) -> Sequence[float]: ...
+
 
 #: how long the woken host may take to say it is a standby
 STEP_DOWN_S = 30.0
