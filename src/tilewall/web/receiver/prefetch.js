@@ -2,7 +2,7 @@
 // told to show, so that a playlist plays on, item after item, while no host answers.
 // docs/protocol.md, "Media ahead of time", is the rule; this is the code.
 //
-// Where copies are kept:
+// Where copies are kept (media-copies.js):
 //   "cache"  - Cache Storage (CACHE_NAME), when the browser has it (secure contexts:
 //              HTTPS, or a host on localhost). The service worker (sw.js) serves media
 //              elements from it, byte ranges included, whenever the host cannot be
@@ -26,12 +26,11 @@
 // status() (module export): the status of the page's store(s).
 
 import { locate, positionAt } from "./schedule.js";
+import { CacheBackend, MemoryBackend, readJson, writeJson } from "./media-copies.js";
 
-export const CACHE_NAME = "tilewall-media-1"; // sw.js reads the same cache
 export const BUDGET_MB = 512; // Cache Storage
 export const MEMORY_BUDGET_MB = 128; // the page's own memory
 export const PREFETCH_HEADER = "x-tilewall-prefetch"; // requests sw.js leaves to the network
-const INDEX_KEY = "tilewall.media.index";
 const PINS_KEY = "tilewall.media.pins";
 const PIN_TTL_MS = 60 * 60 * 1000; // another page's pins count for this long after it wrote them
 const PIN_REFRESH_MS = 10 * 60 * 1000;
@@ -115,20 +114,6 @@ export function plan(entries, pinned, budget, incoming = 0) {
   return { evict, fits: total <= budget };
 }
 
-function readJson(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key) || "null");
-  } catch {
-    return null;
-  }
-}
-
-function writeJson(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {}
-}
-
 /**
  * `response` with its body watched: `controller` aborts the fetch when no bytes came for
  * `idleMs` (a host that hangs halfway through a file does not hold the store forever).
@@ -149,101 +134,6 @@ function watched(response, controller, idleMs) {
     }),
   );
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** Copies in Cache Storage; the index (sizes, last use, validators) in localStorage. */
-class CacheBackend {
-  constructor() {
-    this.mode = "cache";
-    this.cache = null;
-  }
-  async open() {
-    if (!this.cache) this.cache = await caches.open(CACHE_NAME);
-    return this.cache;
-  }
-  loadIndex() {
-    const saved = readJson(INDEX_KEY);
-    return new Map(saved && typeof saved === "object" ? Object.entries(saved) : []);
-  }
-  saveIndex(index) {
-    writeJson(INDEX_KEY, Object.fromEntries(index));
-  }
-  /** Make the index agree with the cache (another page may have changed either). */
-  async reconcile(index) {
-    const cache = await this.open();
-    const present = new Set();
-    for (const request of await cache.keys()) {
-      const path = new URL(request.url).pathname;
-      present.add(path);
-      if (!index.has(path)) {
-        const response = await cache.match(request);
-        if (!response) continue;
-        index.set(path, {
-          bytes: Number(response.headers.get("content-length")) || 0,
-          usedAt: 0,
-          checkedAt: 0,
-          etag: response.headers.get("etag"),
-        });
-      }
-    }
-    for (const path of [...index.keys()]) if (!present.has(path)) index.delete(path);
-  }
-  /** Store a 200 response whole; the number of bytes kept. */
-  async put(path, response) {
-    const cache = await this.open();
-    const length = Number(response.headers.get("content-length"));
-    if (Number.isFinite(length) && length >= 0 && response.headers.has("content-length")) {
-      await cache.put(new URL(path, location.origin).href, response);
-      return length;
-    }
-    const blob = await response.blob();
-    const headers = new Headers(response.headers);
-    headers.set("content-length", String(blob.size));
-    await cache.put(new URL(path, location.origin).href, new Response(blob, { status: 200, headers }));
-    return blob.size;
-  }
-  async blob(path) {
-    const cache = await this.open();
-    const response = await cache.match(new URL(path, location.origin).href);
-    return response ? response.blob() : null;
-  }
-  async delete(path) {
-    const cache = await this.open();
-    await cache.delete(new URL(path, location.origin).href);
-  }
-  /** Media elements can load the plain URL: the service worker serves the copy. */
-  served() {
-    return !!(navigator.serviceWorker && navigator.serviceWorker.controller);
-  }
-}
-
-/** Copies as Blobs in this page's memory. */
-class MemoryBackend {
-  constructor() {
-    this.mode = "memory";
-    this.blobs = new Map();
-  }
-  loadIndex() {
-    return new Map();
-  }
-  saveIndex() {}
-  async reconcile(index) {
-    for (const path of [...index.keys()]) if (!this.blobs.has(path)) index.delete(path);
-  }
-  async put(path, response) {
-    const blob = await response.blob();
-    this.blobs.set(path, blob);
-    return blob.size;
-  }
-  async blob(path) {
-    return this.blobs.get(path) || null;
-  }
-  async delete(path) {
-    this.blobs.delete(path);
-  }
-  served() {
-    return false;
-  }
 }
 
 function budgetFromPage(fallbackMb) {

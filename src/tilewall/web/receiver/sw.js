@@ -6,8 +6,8 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-11";
-const MEDIA_CACHE = "tilewall-media-1"; // prefetch.js CACHE_NAME
+const CACHE = "tilewall-receiver-12";
+const MEDIA_CACHE = "tilewall-media-1"; // media-copies.js CACHE_NAME
 const SHELL = [
   "/receiver/",
   "/receiver/receiver.js",
@@ -29,6 +29,7 @@ const SHELL = [
   "/receiver/schedule.js",
   "/receiver/wakes.js",
   "/receiver/prefetch.js",
+  "/receiver/media-copies.js",
   "/receiver/version.js",
   "/receiver/screen.css",
   "/receiver/receiver.css",
