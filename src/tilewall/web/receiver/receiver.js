@@ -4,6 +4,7 @@
 import { render } from "./screen.js";
 import { mediaStore } from "./prefetch.js";
 import { chooseSeat } from "./seat.js";
+import { hostClock } from "./host-clock.js";
 import { VERSION as HOST_VERSION } from "/receiver/version.js"; // made by the host (types/)
 
 const VERSION = 1;
@@ -15,7 +16,6 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const CLOSE_REPLACED = 4000;
 const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10000;
-const CLOCK_SAMPLES = 16;
 const TICK_MS = 100;
 const STATUS_MS = 2000;
 const CLOCK_MS = 5000;
@@ -79,25 +79,7 @@ function mediaKey(key) {
 // --- clock ----------------------------------------------------------------------------
 
 const localNow = () => performance.timeOrigin + performance.now();
-const clock = {
-  /** @type {{rtt: number, offset: number}[]} newest last */
-  samples: [],
-  offset: 0,
-  /** @type {number | null} */
-  rtt: null,
-  add(t0, t1, t2, t3) {
-    const rtt = Math.max(t3 - t0 - (t2 - t1), 0);
-    const offset = (t1 - t0 + (t2 - t3)) / 2;
-    this.samples.push({ rtt, offset });
-    if (this.samples.length > CLOCK_SAMPLES) this.samples.shift();
-    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-    this.offset = best.offset;
-    this.rtt = best.rtt;
-  },
-  roughly(hostMs) {
-    if (!this.samples.length) this.offset = hostMs - localNow();
-  },
-};
+const clock = hostClock(); // host-clock.js
 const hostNow = () => localNow() + clock.offset;
 
 // --- screen ---------------------------------------------------------------------------
@@ -307,7 +289,7 @@ function onMessage(event) {
       group.tried = 0;
       if (group.welcomedBy !== group.at) clock.samples = []; // another host, another clock
       group.welcomedBy = group.at;
-      clock.roughly(m.hostMs);
+      clock.roughly(m.hostMs, localNow());
       silentAfterMs = Math.max(5000, 4 * (m.pingIntervalMs || 1000));
       refused = m.refused || null;
       notice(refused ? `Station ${seat} is locked to another screen: this one is given nothing. Re-pair it from the console (Receivers) to make this screen the station.` : null);
