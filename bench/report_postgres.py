@@ -27,6 +27,16 @@ def postgres_section(results: dict[str, Any], h: str) -> list[str]:
         why = next((r for r in reasons if r), "not run (--no-postgres)")
         return [*lines, f"*Not measured: {why}.*", ""]
 
+    lines += _interface_part(pg, h)
+    lines += _takeover_part(pg, h)
+    lines += _freeze_part(pg, h)
+    lines += group_load_section(pg.get("group_load") or {}, h)
+    return lines
+
+
+def _interface_part(pg: dict[str, Any], h: str) -> list[str]:
+    """The interface on PostgreSQL beside SQLite, operation by operation."""
+    lines: list[str] = []
     iface = pg.get("interface") or {}
     if iface.get("status") == "measured":
         lines += [
@@ -72,7 +82,12 @@ def postgres_section(results: dict[str, Any], h: str) -> list[str]:
         lines.append("")
     elif iface.get("status") == "failed":
         lines += [f"⚠ The interface on PostgreSQL was not measured: {iface.get('error')}", ""]
+    return lines
 
+
+def _takeover_part(pg: dict[str, Any], h: str) -> list[str]:
+    """The takeover after a kill -9 of the active host."""
+    lines: list[str] = []
     tk = pg.get("takeover") or {}
     if tk.get("status") in ("measured", "failed"):
         goal = tk.get("goal_s", 5.0)
@@ -97,6 +112,12 @@ def postgres_section(results: dict[str, Any], h: str) -> list[str]:
         ]
         lines += _takeover_table(tk)
         lines.append("")
+    return lines
+
+
+def _freeze_part(pg: dict[str, Any], h: str) -> list[str]:
+    """The takeover after a freeze (SIGSTOP) of the active host, and the woken host."""
+    lines: list[str] = []
     fz = pg.get("freeze") or {}
     if fz.get("status") in ("measured", "failed"):
         lines += [
@@ -138,7 +159,6 @@ def postgres_section(results: dict[str, Any], h: str) -> list[str]:
             ),
             "",
         ]
-    lines += group_load_section(pg.get("group_load") or {}, h)
     return lines
 
 
