@@ -16,6 +16,7 @@ from tilewall.platform.data_files import DataDirectory
 from tilewall.platform.media_files import FolderMediaFiles
 from tilewall.store import database_line, is_postgres, open_store
 from tilewall.store.plays import PlayRecords
+from tilewall.store.sqlite import FILE_NAME
 
 log = logging.getLogger(__name__)
 
@@ -138,3 +139,18 @@ async def open_member_host(
         lambda: host.platform.facts.host_name(),
     )
     return host
+
+
+def has_local_database(data_dir: Path) -> bool:
+    """Whether ``data_dir`` holds a host's embedded (SQLite) database."""
+    return (data_dir / FILE_NAME).is_file()
+
+
+async def first_bad_audit_entry(data_dir: Path, database: str | None) -> int | None:
+    """The id of the first entry of the audit trail that breaks its chain, or None when
+    the chain holds; reads the host's database directly (the host need not run)."""
+    store = await open_store(data_dir, database or None)
+    try:
+        return await store.verify_audit()
+    finally:
+        await store.close()

@@ -21,24 +21,16 @@ def verify(data_dir: Path, database: str | None) -> None:
     """Check that no entry of the audit trail was edited, removed or inserted: exit 0
     when the chain holds, 1 naming the first bad entry's id when not."""
     try:
+        from tilewall.assembly import first_bad_audit_entry, has_local_database
         from tilewall.host.errors import StoreFailed
-        from tilewall.store import open_store
-        from tilewall.store.sqlite import FILE_NAME
     except ImportError as error:
         needs_server(error)
-    if not database and not (data_dir / FILE_NAME).is_file():
+    if not database and not has_local_database(data_dir):
         click.echo(f"error: no host database in {data_dir}", err=True)
         sys.exit(UNREADABLE)
 
-    async def check() -> int | None:
-        store = await open_store(data_dir, database or None)
-        try:
-            return await store.verify_audit()
-        finally:
-            await store.close()
-
     try:
-        bad = asyncio.run(check())
+        bad = asyncio.run(first_bad_audit_entry(data_dir, database))
     except StoreFailed as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(UNREADABLE)
