@@ -23,7 +23,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, Scope, Send
 
 from tilewall import __version__
-from tilewall.api import accesslog, console_events, openapi, read_cache, routing
+from tilewall.api import accesslog, console_events, openapi, read_cache, routing, scoped_lists
 from tilewall.api.accesslog import access_log
 from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
 from tilewall.api.common import Extension, host_of_scope
@@ -58,10 +58,12 @@ from tilewall.api.resources import (
     sourcetypes,
     system,
     troubleshooting,
+    users,
     videowalls,
     zones,
 )
 from tilewall.api.routing import allowed_methods
+from tilewall.host.access.roles import limits_reads
 from tilewall.host.host import Host
 from tilewall.metrics import Metrics, metrics_page
 from tilewall.reaches.litestar_router import AppRouter
@@ -120,6 +122,7 @@ API_MODULES: list[ModuleType] = [
     render,
     hostgroup,
     console_events,
+    users,
 ]
 
 
@@ -287,7 +290,8 @@ class App(Litestar):
         if early is None or host is None:
             return False
         token = token_in(scope["headers"])
-        if not token or host.accounts.session(token) is None:
+        session = host.accounts.session(token) if token else None
+        if session is None or limits_reads(host.accounts.account(session.user)):
             return False
         view, args = early
         body = view.current(host, *args)
@@ -357,6 +361,7 @@ def create_app(
         path=API,
         route_handlers=handlers,
         before_request=require_session,
+        after_request=scoped_lists.only_the_scope,
         middleware=[playlog.client_trigger],
     )
     metrics = Metrics()

@@ -36,6 +36,7 @@ GROUPS = (
     "printprofiles",
     "serial",
     "controlroom",
+    "users",
 )
 
 #: "group.method" of every client call that succeeded, across the client tests

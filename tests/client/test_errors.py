@@ -149,6 +149,12 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "controlroom.create_layout": (("L", [window("s")]), {}),
     "controlroom.update_layout": (("Quad",), {"name": "Q"}),
     "controlroom.delete_layout": (("Quad",), {}),
+    "users.list": ((), {}),
+    "users.get": (("desk",), {}),
+    "users.create": (("desk", "desk-password", "operator"), {}),
+    "users.update": (("desk",), {"role": "viewer"}),
+    "users.set_password": (("desk", "desk-password"), {}),
+    "users.delete": (("desk",), {}),
 }
 
 

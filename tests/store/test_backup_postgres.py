@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tilewall import backup
+from tilewall.host.access.roles import Account
 from tilewall.host.ports import Change
 from tilewall.store import open_store
 
@@ -22,7 +23,9 @@ async def fill(url: str) -> None:
                 Change("setting", "hostname", b'"wall-host"'),
             ]
         )
-        await store.put_user("admin", "$argon2id$v=19$m=1024,t=1,p=1$abc$def", 1700000000000)
+        await store.put_user(
+            "admin", Account("$argon2id$v=19$m=1024,t=1,p=1$abc$def", created_ms=1700000000000)
+        )
         await store.put_session("f" * 64, "admin", True, 1700000000001)
     finally:
         await store.close()

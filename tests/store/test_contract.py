@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tilewall.host.access.roles import Account, Role, Scope
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change, Persistence
 from tilewall.store import SqlStore, open_store
@@ -144,17 +145,24 @@ async def test_an_outage_is_logged_once_and_the_recovery_once(
 
 
 async def test_users(store: SqlStore) -> None:
-    await store.put_user("admin", "hash-1", 1_000)
-    await store.put_user("operator", "hash-2", 2_000)
-    await store.put_user("admin", "hash-3", 3_000)  # a new password
-    assert await store.users() == {"admin": "hash-3", "operator": "hash-2"}
+    scope = Scope.of(walls=["w1"], zones=["z1", "z2"], displays=[3], sources=["s1"])
+    operator = Account("hash-2", Role.OPERATOR, scope, True, False, 2_000)
+    await store.put_user("admin", Account("hash-1", created_ms=1_000))
+    await store.put_user("operator", operator)
+    await store.put_user("admin", Account("hash-3", created_ms=3_000))  # a new password
+    users = await store.users()
+    assert users == {"admin": Account("hash-3"), "operator": operator}
+    assert users["operator"].scope == scope and users["operator"].scoped_reads
+    assert users["admin"].created_ms == 1_000  # kept
+    await store.put_user("operator", Account("hash-2", Role.VIEWER, disabled=True))
+    assert (await store.users())["operator"] == Account("hash-2", Role.VIEWER, disabled=True)
     assert await store.delete_user("operator") is True
     assert await store.delete_user("operator") is False
-    assert await store.users() == {"admin": "hash-3"}
+    assert await store.users() == {"admin": Account("hash-3")}
 
 
 async def test_sessions(store: SqlStore) -> None:
-    await store.put_user("admin", "h", 1)
+    await store.put_user("admin", Account("h"))
     await store.put_session("t1", "admin", True, 1_700_000_000_001)
     await store.put_session("t2", "admin", False, 1_700_000_000_002)
     await store.put_session("t3", "admin", False, 1_700_000_000_003)
@@ -169,8 +177,8 @@ async def test_sessions(store: SqlStore) -> None:
 
 
 async def test_removing_a_user_ends_their_sessions(store: SqlStore) -> None:
-    await store.put_user("a", "h", 1)
-    await store.put_user("b", "h", 1)
+    await store.put_user("a", Account("h"))
+    await store.put_user("b", Account("h"))
     await store.put_session("ta", "a", True, 1)
     await store.put_session("tb", "b", True, 1)
     await store.delete_user("a")
@@ -181,14 +189,14 @@ async def test_everything_is_there_after_reopening(database: str | None, tmp_pat
     first = await open_store(tmp_path / "store", database)
     try:
         await first.apply([Change("source", "1", JSON), Change("display", "2", BINARY)])
-        await first.put_user("admin", "hash", 1)
+        await first.put_user("admin", Account("hash"))
         await first.put_session("t", "admin", True, 2)
     finally:
         await first.close()
     again = await open_store(tmp_path / "store", database)
     try:
         assert await again.load_documents() == {"source": {"1": JSON}, "display": {"2": BINARY}}
-        assert await again.users() == {"admin": "hash"}
+        assert await again.users() == {"admin": Account("hash")}
         assert await again.sessions() == [("t", "admin", True, 2)]
     finally:
         await again.close()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tilewall.host.access.roles import Account
 from tilewall.host.errors import NotActive
 from tilewall.host.ports import Change
 from tilewall.store import PostgresStore, open_store
@@ -66,7 +67,7 @@ async def test_a_store_outside_any_group_writes_logged_and_announced(
     heard: list[str] = []
     await listener.listen("tilewall_changes", lambda *args: heard.append(args[3]))
     try:
-        await store.put_user("admin", "hash", 0)
+        await store.put_user("admin", Account("hash"))
         await store.apply([Change("setting", "x", b"1")])
         assert await store.log_since(0) == [(1, [["~user", "admin"]]), (2, [["setting", "x"]])]
         assert store.revision == 2

@@ -14,11 +14,12 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tilewall.store import engine_for, migrate_database
+from tilewall.host.access.roles import Role
+from tilewall.store import engine_for, migrate_database, open_store
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0006"
+HEAD = "0007"
 TABLES = {
     "documents",
     "users",
@@ -117,3 +118,30 @@ def test_hosts_of_a_group_starting_together_migrate_one_after_the_other(
             await engine.dispose()
 
     assert asyncio.run(revision()) == HEAD
+
+
+async def test_users_from_before_roles_are_administrators(url: str, tmp_path: Path) -> None:
+    engine = engine_for(url)
+    try:
+        await upgrade(engine, "0006")
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO users (name, password_hash, created_ms) "
+                    "VALUES ('old-admin', 'h', 1), ('old-user', 'h', 2)"
+                )
+            )
+        await upgrade(engine)
+        assert await current(engine) == HEAD
+    finally:
+        await engine.dispose()
+    store = await open_store(tmp_path / "store", url)
+    try:
+        users = await store.users()
+    finally:
+        await store.close()
+    assert {name: a.role for name, a in users.items()} == {
+        "old-admin": Role.ADMINISTRATOR,
+        "old-user": Role.ADMINISTRATOR,
+    }
+    assert not any(a.disabled or a.scope or a.scoped_reads for a in users.values())

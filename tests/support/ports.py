@@ -4,6 +4,7 @@ machine's simulated adapters (changes kept in the host's settings, nothing run).
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from tilewall.host.access.roles import Account
 from tilewall.host.audit import (
     GENESIS,
     AuditEntry,
@@ -25,7 +26,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.documents: dict[str, dict[str, bytes]] = {}
-        self.user_hashes: dict[str, str] = {}
+        self.user_rows: dict[str, Account] = {}
         self.session_rows: dict[str, tuple[str, bool, int]] = {}
         self.failing: str | None = None
         self.commits = 0
@@ -55,16 +56,20 @@ class MemoryStore:
                 docs[change.key] = change.body
         self.commits += 1
 
-    async def users(self) -> dict[str, str]:
-        return dict(self.user_hashes)
+    async def users(self) -> dict[str, Account]:
+        return dict(self.user_rows)
 
-    async def put_user(self, name: str, password_hash: str, now_ms: int) -> None:
+    async def put_user(
+        self, name: str, account: Account, audit: Sequence[AuditRecord] = ()
+    ) -> None:
         self._check()
-        self.user_hashes[name] = password_hash
+        self._append(audit)
+        self.user_rows[name] = account
 
-    async def delete_user(self, name: str) -> bool:
+    async def delete_user(self, name: str, audit: Sequence[AuditRecord] = ()) -> bool:
         self._check()
-        return self.user_hashes.pop(name, None) is not None
+        self._append(audit)
+        return self.user_rows.pop(name, None) is not None
 
     async def sessions(self) -> list[tuple[str, str, bool, int]]:
         return [(t, u, k, c) for t, (u, k, c) in self.session_rows.items()]

@@ -2,6 +2,7 @@
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -63,9 +64,19 @@ def test_user_add_passwd_remove(tmp_path: Path) -> None:
     )
     assert short.exit_code == 1
 
+    # the last administrator stays
+    last = runner.invoke(main, ["user", "remove", "operator", "--data-dir", data])
+    assert last.exit_code == 1
+    assert "last administrator" in last.output
+    assert users(tmp_path) == ["operator"]
+
+    other = runner.invoke(
+        main, ["user", "add", "admin", "--data-dir", data], input="an-admin-pw\nan-admin-pw\n"
+    )
+    assert other.exit_code == 0, other.output
     removed = runner.invoke(main, ["user", "remove", "operator", "--data-dir", data])
     assert removed.exit_code == 0
-    assert users(tmp_path) == []
+    assert users(tmp_path) == ["admin"]
     assert runner.invoke(main, ["user", "remove", "operator", "--data-dir", data]).exit_code == 1
 
 
@@ -103,3 +114,27 @@ def test_each_command_group_lives_in_the_module_named_as_it() -> None:
     listed = CliRunner().invoke(main, ["--help"])
     assert listed.exit_code == 0
     assert all(f"  {name} " in listed.output for name in groups.GROUPS)
+
+
+def test_user_roles_offline(tmp_path: Path) -> None:
+    runner = CliRunner()
+    data = str(tmp_path)
+
+    def invoke(*args: str, password: str | None = None) -> Any:
+        given = None if password is None else f"{password}\n{password}\n"
+        return runner.invoke(main, [*args, "--data-dir", data], input=given)
+
+    assert invoke("user", "add", "boss", password="boss-password").exit_code == 0
+    added = invoke("user", "add", "lobby", "--role", "viewer", password="lobby-password")
+    assert added.exit_code == 0, added.output
+    assert "(viewer)" in added.output
+    listed = invoke("user", "list")
+    assert "boss: administrator" in listed.output and "lobby: viewer" in listed.output
+    assert invoke("user", "role", "lobby", "operator").exit_code == 0
+    assert invoke("user", "disable", "lobby").exit_code == 0
+    assert "lobby: operator (disabled)" in invoke("user", "list").output
+    assert invoke("user", "enable", "lobby").exit_code == 0
+    demoted = invoke("user", "role", "boss", "viewer")
+    assert demoted.exit_code == 1 and "last administrator" in demoted.output
+    assert invoke("user", "disable", "boss").exit_code == 1
+    assert invoke("user", "role", "nobody", "viewer").exit_code == 1

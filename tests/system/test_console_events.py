@@ -86,3 +86,25 @@ def test_the_host_stops_at_once_with_a_stream_open(host: ServerProcess) -> None:
             assert "timeout graceful shutdown exceeded" not in host.log()
         finally:
             response.close()
+
+
+def test_the_stream_ends_at_once_when_its_user_is_disabled(host: ServerProcess) -> None:
+    body = {"userName": "wall-desk", "password": "wall-desk-password", "role": "operator"}
+    host.ok("POST", "/users", json=body)
+    desk = host.client(session=False)
+    desk.user, desk.password = body["userName"], body["password"]
+    token = login(desk)
+    with httpx.Client(timeout=httpx.Timeout(10.0, read=5.0)) as client:
+        request = client.build_request(
+            "GET", f"{host.base}/console/events", cookies={SESSION_COOKIE: token}
+        )
+        response = client.send(request, stream=True)
+        try:
+            assert response.status_code == 200
+            stream = events(response.iter_lines())
+            assert next(stream)[0] == "revision"
+            host.ok("PUT", "/users/wall-desk", json={"disabled": True})
+            # no heartbeat comes first: the read would time out (5 s) if it did not end
+            assert [e for e in stream if e[0] != "revision"] == []
+        finally:
+            response.close()

@@ -5,12 +5,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from litestar.connection import ASGIConnection, Request
-from litestar.exceptions import NotAuthorizedException
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
+from tilewall.api import scoped_lists
 from tilewall.api.common import provide_host
+from tilewall.api.permissions import READ, required
+from tilewall.api.routing import FALLBACK
 from tilewall.host import audit
-from tilewall.host.access.accounts import session_handle
+from tilewall.host.access.accounts import Accounts, session_handle
+from tilewall.host.access.roles import refusal
+from tilewall.host.access.scopes import acting_as
 from tilewall.host.topology.keys import held_by_a_locked_station
 
 COOKIE = "JSESSIONID"
@@ -40,7 +45,8 @@ def token_in(headers: Iterable[tuple[bytes, bytes]]) -> str:
 
 
 async def require_session(request: Request[Any, Any, Any]) -> None:
-    """The request carries a live session, unless its operation is public (``opt``).
+    """The request carries a live session whose user's role allows the operation
+    (:mod:`tilewall.api.permissions`), unless the operation is public (``opt``).
 
     A ``before_request`` hook of the interface's router rather than a guard (the
     framework copies the handler for every guard it runs, on every request); it runs
@@ -48,23 +54,49 @@ async def require_session(request: Request[Any, Any, Any]) -> None:
     handler that sets its own ``before_request`` must call it.
 
     It also says, for the audit trail, which operation the request is and who makes it
-    (:mod:`tilewall.host.audit`)."""
+    (:mod:`tilewall.host.audit`); an operation refused for the role is recorded there."""
     scope = request.scope
-    audit.OPERATION.set(operation_of(scope))
-    if scope["route_handler"].opt.get("public"):
-        return
+    operation = operation_of(scope)
+    audit.OPERATION.set(operation)
+    handler = scope["route_handler"]
     token = token_of(request)
+    accounts = provide_host(request.app.state).accounts
+    if handler.opt.get("public"):
+        # held to its permission when it comes with a session (a user starting a share)
+        session = accounts.session(token) if required(operation) is not READ else None
+        if session is not None:
+            await _authorize(request, accounts, session.user, token, operation)
+        return
     if not token:
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
-    session = provide_host(request.app.state).accounts.session(token)
+    session = accounts.session(token)
     if session is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")
-    audit.ACTOR.set(audit.Actor(session.user, address_of(scope), session_handle(token)))
+    if handler.name == FALLBACK:
+        return  # no operation: answered 404 whatever the role
+    await _authorize(request, accounts, session.user, token, operation)
+
+
+async def _authorize(
+    request: Request[Any, Any, Any], accounts: Accounts, user: str, token: str, operation: str
+) -> None:
+    """``user``'s role allows ``operation`` (403 otherwise, recorded in the audit trail);
+    the request then acts for them."""
+    actor = audit.Actor(user, address_of(request.scope), session_handle(token))
+    audit.ACTOR.set(actor)
+    account = accounts.account(user)
+    refused = refusal(user, account, required(operation))
+    if refused is not None:
+        await accounts.refused_for_role(actor, operation, refused)
+        raise PermissionDeniedException(refused)
+    if account is not None:
+        acting_as(user, account)
+        scoped_lists.note(request, operation)
 
 
 def operation_of(scope: Any) -> str:
-    """An operation as the audit trail names it: its method and path template
-    (``PUT /api/sources/{sourceId}``)."""
+    """An operation as the audit trail and the permissions name it: its method and path
+    template (``PUT /api/sources/{sourceId}``)."""
     return f"{scope['method']} {scope.get('path_template') or scope['path']}"
 
 

@@ -18,6 +18,8 @@ from typing import Any
 from litestar import Litestar, Request, get
 from litestar.response import Stream
 
+from tilewall.api.auth import token_of
+from tilewall.host.access.accounts import Accounts
 from tilewall.host.host import Host
 from tilewall.host.state import Core
 
@@ -51,14 +53,16 @@ def event(revision: int) -> str:
     return f"event: revision\ndata: {revision}\n\n"
 
 
-async def next_revision(core: Core, after: int, closing: asyncio.Event) -> int | None:
+async def next_revision(
+    core: Core, after: int, closing: asyncio.Event, ended: "asyncio.Future[None]"
+) -> int | None:
     """The revision once it moves past ``after``; None when it has not within
-    :data:`HEARTBEAT_S`, or the streams are closing."""
+    :data:`HEARTBEAT_S`, the streams are closing or sessions ``ended``."""
     moved = asyncio.ensure_future(core.revision_moved(after))
     closed = asyncio.ensure_future(closing.wait())
     try:
         done, _ = await asyncio.wait(
-            (moved, closed), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
+            (moved, closed, ended), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
         )
     finally:
         moved.cancel()
@@ -66,13 +70,16 @@ async def next_revision(core: Core, after: int, closing: asyncio.Event) -> int |
     return moved.result() if moved in done else None
 
 
-async def events(core: Core, closing: asyncio.Event) -> AsyncIterator[str]:
-    """The stream's text: the revision now, then each move of it, heartbeats between."""
+async def events(
+    core: Core, closing: asyncio.Event, accounts: Accounts, token: str
+) -> AsyncIterator[str]:
+    """The stream's text: the revision now, then each move of it, heartbeats between;
+    it ends when the server stops or the session it was opened with ends."""
     revision = core.revision
     yield f"retry: {RETRY_MS}\n{event(revision)}"
     while not closing.is_set():
-        moved = await next_revision(core, revision, closing)
-        if closing.is_set():
+        moved = await next_revision(core, revision, closing, accounts.sessions_ended())
+        if closing.is_set() or not accounts.is_live(token):
             return
         if moved is None:
             yield ": alive\n\n"
@@ -87,7 +94,7 @@ async def events(core: Core, closing: asyncio.Event) -> AsyncIterator[str]:
 async def console_events(request: Request[Any, Any, Any], host: Host) -> Stream:
     closing = console_streams(request.app).closing
     return Stream(
-        events(host.core, closing),
+        events(host.core, closing, host.accounts, token_of(request)),
         media_type="text/event-stream",
         # no proxy may hold the events back, nor keep a copy
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},

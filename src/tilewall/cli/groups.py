@@ -31,6 +31,7 @@ GROUPS: dict[str, str] = {
     "sources": "tilewall.commands.sources:sources",
     "system": "tilewall.commands.system:system",
     "user": "tilewall.cli.user:user",
+    "users": "tilewall.commands.users:users",
     "videowalls": "tilewall.commands.videowalls:videowalls",
     "zones": "tilewall.commands.zones:zones",
 }

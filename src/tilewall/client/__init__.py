@@ -12,7 +12,7 @@ wall control interface (version 1.9) and tilewall's own extensions.
 Operations are grouped as the interface groups them: ``displays``, ``zones``,
 ``mirrorgroups``, ``presets``, ``sources``, ``media``, ``network``, ``videowalls``,
 ``system``, ``failover``, ``printprofiles``, ``serial``, ``controlroom``, ``schedule``,
-``playlog``, ``audit``. Answers are the
+``playlog``, ``audit``, ``users``. Answers are the
 host's JSON decoded (dicts; list operations return the items of the host's list).
 
 Zones, mirror groups, presets, sources, video walls and control-room layouts are named
@@ -51,6 +51,7 @@ from tilewall.client.schedule import PlayLog, Schedule
 from tilewall.client.serial import Serial
 from tilewall.client.sources import Sources
 from tilewall.client.system import System
+from tilewall.client.users import Users
 from tilewall.client.videowalls import VideoWalls, geometry, grid, monitor
 from tilewall.client.zones import Zones
 
@@ -109,6 +110,7 @@ class Client:
         self.schedule = Schedule(self.transport)
         self.playlog = PlayLog(self.transport)
         self.audit = Audit(self.transport)
+        self.users = Users(self.transport)
 
     @property
     def url(self) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tilewall.host.access.roles import Account
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord
 from tilewall.host.content.live import LiveStatus
 from tilewall.host.hostgroup.members import ChangeBatch, GroupStatus, Snapshot
@@ -59,13 +60,20 @@ class DocumentStore(Protocol):
 
 
 class AccountStore(Protocol):
-    """Users (name -> password hash) and the hashes of live session ids."""
+    """Users (name -> their record) and the hashes of live session ids."""
 
-    async def users(self) -> dict[str, str]: ...
+    async def users(self) -> dict[str, Account]: ...
 
-    async def put_user(self, name: str, password_hash: str, now_ms: int) -> None: ...
+    async def put_user(
+        self, name: str, account: Account, audit: Sequence[AuditRecord] = ()
+    ) -> None:
+        """Create or replace the user (its creation time kept when it exists), with the
+        ``audit`` entries of the change (one transaction)."""
+        ...
 
-    async def delete_user(self, name: str) -> bool: ...
+    async def delete_user(self, name: str, audit: Sequence[AuditRecord] = ()) -> bool:
+        """Delete the user and its sessions, with the ``audit`` entries (one transaction)."""
+        ...
 
     async def sessions(self) -> list[tuple[str, str, bool, int]]:
         """(token hash, user, keep logged in, created ms) of every stored session."""

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tilewall.host.hostgroup.members import ChangeBatch, SessionRow, Snapshot
-from tilewall.store import tables
+from tilewall.store import tables, user_rows
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.sql import SESSION, USER
 
@@ -91,8 +91,7 @@ async def snapshot(engine: AsyncEngine) -> Snapshot:
                 sa.select(docs.c.kind, docs.c.key, docs.c.body)
             ):
                 documents.setdefault(kind, {})[key] = bytes(body)
-            users = tables.users
-            found = await conn.execute(sa.select(users.c.name, users.c.password_hash))
+            found = await conn.execute(user_rows.select())
             sessions = tables.sessions
             rows = await conn.execute(
                 sa.select(
@@ -102,7 +101,7 @@ async def snapshot(engine: AsyncEngine) -> Snapshot:
             return Snapshot(
                 revision,
                 documents,
-                {name: hashed for name, hashed in found},
+                user_rows.accounts_of(found),
                 [(t, u, bool(k), int(c)) for t, u, k, c in rows],
             )
 
@@ -147,11 +146,8 @@ async def changed(engine: AsyncEngine, revision: int, pairs: set[tuple[str, str]
             for kind, key, body in rows:
                 batch.documents[(kind, key)] = bytes(body)
         for chunk in _chunks(users):
-            found = await conn.execute(
-                sa.select(user_t.c.name, user_t.c.password_hash).where(user_t.c.name.in_(chunk))
-            )
-            for name, hashed in found:
-                batch.users[name] = hashed
+            found = await conn.execute(user_rows.select().where(user_t.c.name.in_(chunk)))
+            batch.users.update(user_rows.accounts_of(found))
         for chunk in _chunks(sessions):
             live = await conn.execute(
                 sa.select(

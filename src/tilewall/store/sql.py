@@ -16,11 +16,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from tilewall.host.access.roles import Account
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, entry_hash, first_bad
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 from tilewall.store import audit as audit_sql
-from tilewall.store import tables
+from tilewall.store import tables, user_rows
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES, Health, describe
 from tilewall.store.migrate import Schema
@@ -82,9 +83,9 @@ class Statements:
             docs.c.kind == sa.bindparam("b_kind"), docs.c.key == sa.bindparam("b_key")
         )
         self.documents = sa.select(docs.c.kind, docs.c.key, docs.c.body)
-        # a new password keeps the user's creation time
-        self.put_user = upsert(dialect, users, "password_hash")
-        self.users = sa.select(users.c.name, users.c.password_hash)
+        # a changed user keeps its creation time
+        self.put_user = upsert(dialect, users, *user_rows.UPDATED)
+        self.users = user_rows.select()
         self.put_session = upsert(dialect, sessions, "user", "keep", "created_ms")
         self.sessions = sa.select(
             sessions.c.token_hash, sessions.c.user, sessions.c.keep, sessions.c.created_ms
@@ -189,22 +190,23 @@ class SqlStore:
 
     # users
 
-    async def users(self) -> dict[str, str]:
+    async def users(self) -> dict[str, Account]:
         async with self._read() as conn:
-            return {name: pw for name, pw in await conn.execute(self._sql.users)}
+            return user_rows.accounts_of(await conn.execute(self._sql.users))
 
-    async def put_user(self, name: str, password_hash: str, now_ms: int) -> None:
+    async def put_user(
+        self, name: str, account: Account, audit: Sequence[AuditRecord] = ()
+    ) -> None:
         async with self._write([(USER, name)]) as conn:
-            await conn.execute(
-                self._sql.put_user,
-                {"name": name, "password_hash": password_hash, "created_ms": now_ms},
-            )
+            await conn.execute(self._sql.put_user, user_rows.row_of(name, account))
+            await self._audit.append(conn, audit)
 
-    async def delete_user(self, name: str) -> bool:
+    async def delete_user(self, name: str, audit: Sequence[AuditRecord] = ()) -> bool:
         users, sessions = tables.users, tables.sessions
         async with self._write([(USER, name)]) as conn:
             result = await conn.execute(sa.delete(users).where(users.c.name == name))
             await conn.execute(sa.delete(sessions).where(sessions.c.user == name))
+            await self._audit.append(conn, audit)
         return bool(result.rowcount)
 
     # sessions

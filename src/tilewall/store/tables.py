@@ -18,6 +18,13 @@ users = sa.Table(
     sa.Column("name", sa.String, primary_key=True),
     sa.Column("password_hash", sa.String, nullable=False),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
+    # users from before roles existed could do everything: they are administrators
+    sa.Column("role", sa.String, nullable=False, server_default="administrator"),
+    #: an operator's scope as JSON (walls, zones, mirrorGroups, displays, sources); NULL:
+    #: unlimited
+    sa.Column("scope", sa.Text, nullable=True),
+    sa.Column("scoped_reads", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 sessions = sa.Table(

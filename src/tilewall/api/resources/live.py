@@ -11,8 +11,9 @@ from litestar import WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 
-from tilewall.api.auth import require_media_access
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.auth import require_media_access, token_of
+from tilewall.api.common import EXTENSION_TAG, Extension, errors, provide_host
+from tilewall.host.access.accounts import Accounts
 from tilewall.host.errors import HostError, Invalid, NotFound
 from tilewall.host.host import Host
 from tilewall.live import wire
@@ -27,6 +28,8 @@ LIVE_PATH = "/live/{sourceId:str}"
 #: close codes: no such live source; this host is a standby (as receivers' own 4002)
 CLOSE_NOT_LIVE = 4404
 CLOSE_STANDBY = 4002
+#: the session the connection was opened with ended (logged out, its user changed)
+CLOSE_SESSION_ENDED = 4401
 
 
 class LiveStatusBody(msgspec.Struct):
@@ -72,6 +75,15 @@ async def _until_disconnect(socket: WebSocket[Any, Any, Any]) -> None:
                 return
 
 
+async def _until_session_ends(accounts: Accounts, token: str) -> None:
+    """Return once the session ``token`` ends; never for a connection without one (a
+    locked station's receiver)."""
+    if not accounts.is_live(token):
+        await asyncio.Event().wait()
+    while accounts.is_live(token):
+        await accounts.sessions_ended()
+
+
 async def _refuse(socket: WebSocket[Any, Any, Any], code: int, message: str) -> None:
     with contextlib.suppress(Exception):
         await socket.send_text(wire.status("failed", message))
@@ -103,6 +115,8 @@ def live_websocket() -> WebsocketRouteHandler:
                 await socket.send({"type": "websocket.send", "bytes": None, "text": item})
 
         viewer = Viewer(send)
+        accounts = provide_host(socket.app.state).accounts
+        token = token_of(socket)
         # ?format=fmp4: the stream as fragmented MP4 (tilewall.live.fmp4), for receivers
         # without WebCodecs
         mp4: Fmp4Feeds | None = socket.app.state.get("live_fmp4")
@@ -112,8 +126,9 @@ def live_websocket() -> WebsocketRouteHandler:
             async with viewing(sourceId, viewer) as relay:
                 sending = asyncio.create_task(viewer.run(relay.counts))
                 closing = asyncio.create_task(_until_disconnect(socket))
+                ending = asyncio.create_task(_until_session_ends(accounts, token))
                 done, pending = await asyncio.wait(
-                    {sending, closing}, return_when=asyncio.FIRST_COMPLETED
+                    {sending, closing, ending}, return_when=asyncio.FIRST_COMPLETED
                 )
                 for task in pending:
                     task.cancel()
@@ -122,7 +137,10 @@ def live_websocket() -> WebsocketRouteHandler:
                         await task
                 for task in done:
                     task.exception()  # a send to a connection gone: nothing to say
-                if sending in done and closing not in done:
+                if ending in done and closing not in done:
+                    with contextlib.suppress(Exception):
+                        await socket.close(CLOSE_SESSION_ENDED, "the session ended")
+                elif sending in done and closing not in done:
                     # the source stopped being live, or this host stopped serving
                     code = CLOSE_NOT_LIVE if relays.serving() else CLOSE_STANDBY
                     with contextlib.suppress(Exception):

@@ -1,5 +1,6 @@
 """Users and sessions: argon2 password hashes, long random session ids, idle expiry,
-a bound on live sessions, and refusal of repeated failed logins (:mod:`.throttle`)."""
+a bound on live sessions, and refusal of repeated failed logins (:mod:`.throttle`).
+Users have roles (:mod:`.roles`); managing them is :mod:`.managed`."""
 
 import asyncio
 import hashlib
@@ -14,8 +15,10 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from tilewall.host import audit
+from tilewall.host.access.managed import ManagedUsers
+from tilewall.host.access.roles import Account
 from tilewall.host.access.throttle import LoginThrottle
-from tilewall.host.errors import Invalid, NotFound, TooManyAttempts
+from tilewall.host.errors import TooManyAttempts
 from tilewall.host.ports import AccountStore
 
 log = logging.getLogger(__name__)
@@ -65,7 +68,7 @@ class Session:
     last_seen: float
 
 
-class Accounts:
+class Accounts(ManagedUsers):
     def __init__(
         self,
         store: AccountStore | None,
@@ -75,12 +78,14 @@ class Accounts:
         self._store = store
         self.idle_timeout_s = idle_timeout_s
         self.max_sessions = max_sessions
-        self._users: dict[str, str] = {}
+        self._users: dict[str, Account] = {}
         #: token hash -> session, least recently used first
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self.throttle = LoginThrottle()
         #: writes of the ends of sessions found expired, under way
         self._endings: set[asyncio.Task[None]] = set()
+        #: resolved (and replaced) whenever sessions end, for the streams that carry one
+        self._ended: asyncio.Future[None] | None = None
 
     async def load(self, prune: bool = True) -> None:
         """Read users and sessions from the store; ``prune`` deletes the stale sessions
@@ -95,7 +100,7 @@ class Accounts:
             await self._store.delete_sessions(stale, records)
 
     def replace(
-        self, users: dict[str, str], sessions: list[tuple[str, str, bool, int]]
+        self, users: dict[str, Account], sessions: list[tuple[str, str, bool, int]]
     ) -> list[str]:
         """Make these users and sessions (as stored) the live ones, keeping the idle
         clock of sessions already live; the hashes of the stale sessions left out."""
@@ -106,66 +111,43 @@ class Accounts:
         live: OrderedDict[str, Session] = OrderedDict()
         for token_hash, user, keep, created_ms in sessions:
             fresh = keep or wall_ms - created_ms < self.idle_timeout_s * 1000
-            if user in self._users and fresh:
+            if self._may_log_in(user) and fresh:
                 live[token_hash] = self._sessions.get(token_hash) or Session(user, keep, now)
             else:
                 stale.append(token_hash)
         self._sessions = live
+        self._tell_ended()
         return stale
 
     def absorb(
         self,
-        users: dict[str, str | None],
+        users: dict[str, Account | None],
         sessions: dict[str, tuple[str, bool, int] | None],
     ) -> None:
         """Take in users and sessions another member of the group committed (None:
         removed)."""
-        for name, hashed in users.items():
-            if hashed is None:
+        for name, account in users.items():
+            if account is None:
                 self._users.pop(name, None)
-                for token_hash in [t for t, s in self._sessions.items() if s.user == name]:
-                    del self._sessions[token_hash]
             else:
-                self._users[name] = hashed
+                self._users[name] = account
+            if not self._may_log_in(name):
+                self._end_sessions_of(name)
         now = time.monotonic()
         for token_hash, row in sessions.items():
             if row is None:
-                self._sessions.pop(token_hash, None)
-            elif token_hash not in self._sessions and row[0] in self._users:
+                if self._sessions.pop(token_hash, None) is not None:
+                    self._tell_ended()
+            elif token_hash not in self._sessions and self._may_log_in(row[0]):
                 self._sessions[token_hash] = Session(row[0], row[1], now)
-
-    # users
-
-    def users(self) -> list[str]:
-        return sorted(self._users)
-
-    async def set_password(self, user: str, password: str) -> None:
-        if not user or len(user) > 64 or not user.isprintable():
-            raise Invalid("user names are 1 to 64 printable characters")
-        if len(password) < 8:
-            raise Invalid("passwords are at least 8 characters")
-        # argon2 takes a good part of a second on purpose: off the event loop, which
-        # keeps serving (and keeps a group member's link to its database alive)
-        hashed = await asyncio.to_thread(_hasher.hash, password)
-        if self._store is not None:
-            await self._store.put_user(user, hashed, int(time.time() * 1000))
-        self._users[user] = hashed
-
-    async def remove_user(self, user: str) -> None:
-        if user not in self._users:
-            raise NotFound(f"user {user!r} not found")
-        if self._store is not None:
-            await self._store.delete_user(user)
-        del self._users[user]
-        for token_hash in [t for t, s in self._sessions.items() if s.user == user]:
-            del self._sessions[token_hash]
 
     async def verify_password(self, user: str, password: str) -> bool:
         """:meth:`check_password` off the event loop."""
         return await asyncio.to_thread(self.check_password, user, password)
 
     def check_password(self, user: str, password: str) -> bool:
-        hashed = self._users.get(user)
+        account = self._users.get(user)
+        hashed = None if account is None else account.password_hash
         try:
             return _hasher.verify(hashed or _dummy_hash(), password) and hashed is not None
         except (VerificationError, InvalidHashError):
@@ -189,7 +171,18 @@ class Accounts:
         if not ok:
             await self._refused(address, user, "refused: invalid user name or password")
             return None
+        if not self._may_log_in(user):
+            await self._refused(address, user, "refused: the user is disabled")
+            return None
         return await self.open_session(user, keep, address)
+
+    async def refused_for_role(self, actor: audit.Actor, operation: str, why: str) -> None:
+        """Record in the audit trail an operation refused for the user's role."""
+        if self._store is None:
+            return
+        target = audit.Target("user", actor.user, actor.user)
+        record = audit.event(_now_ms(), actor, operation, target, None, f"refused: {why}")
+        await self._store.append_audit([record])
 
     async def _refused(self, address: str, user: str, outcome: str) -> None:
         if self._store is None:
@@ -238,9 +231,54 @@ class Accounts:
         self._sessions.move_to_end(token_hash)
         return session
 
+    def is_live(self, token: str) -> bool:
+        """Whether ``token``'s session is live, without counting this as its use."""
+        session = self._sessions.get(_token_hash(token)) if 0 < len(token) <= 200 else None
+        if session is None:
+            return False
+        return session.keep or time.monotonic() - session.last_seen <= self.idle_timeout_s
+
+    def sessions_ended(self) -> "asyncio.Future[None]":
+        """A future resolved the next time any session ends (logged out, its user
+        changed, disabled or removed): streams that carry a session look again then."""
+        if self._ended is None or self._ended.done():
+            self._ended = asyncio.get_running_loop().create_future()
+        return self._ended
+
+    def _tell_ended(self) -> None:
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+
+    async def end_sessions(self, user: str) -> None:
+        """End every session of ``user`` at once, in the store too (with their entries
+        in the audit trail)."""
+        ended = self._end_sessions_of(user)
+        if ended and self._store is not None:
+            actor = audit.current_actor()
+            operation = audit.OPERATION.get() or "sessions ended"
+            records = [
+                audit.event(_now_ms(), actor, operation, audit.Target("session", t[:HANDLE], user))
+                for t in ended
+            ]
+            await self._store.delete_sessions(ended, records)
+
+    def _end_sessions_of(self, user: str) -> list[str]:
+        ended = [t for t, s in self._sessions.items() if s.user == user]
+        for token_hash in ended:
+            del self._sessions[token_hash]
+        if ended:
+            self._tell_ended()
+        return ended
+
+    def _may_log_in(self, user: str) -> bool:
+        account = self._users.get(user)
+        return account is not None and not account.disabled
+
     async def close_session(self, token: str) -> None:
         token_hash = _token_hash(token)
         session = self._sessions.pop(token_hash, None)
+        if session is not None:
+            self._tell_ended()
         if session is not None and self._store is not None:
             handle = token_hash[:HANDLE]
             actor = audit.ACTOR.get() or audit.Actor(session.user, "", handle)

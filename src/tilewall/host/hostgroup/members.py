@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from tilewall.host.access.roles import Account
+
 
 class Role(StrEnum):
     #: a host on its own store (SQLite): no group, always serving
@@ -130,7 +132,7 @@ class Snapshot:
 
     revision: int
     documents: dict[str, dict[str, bytes]]
-    users: dict[str, str]
+    users: dict[str, Account]
     #: (token hash, user, keep logged in, created ms)
     sessions: list[tuple[str, str, bool, int]]
 
@@ -146,5 +148,5 @@ class ChangeBatch:
 
     revision: int
     documents: dict[tuple[str, str], bytes | None] = field(default_factory=dict)
-    users: dict[str, str | None] = field(default_factory=dict)
+    users: dict[str, Account | None] = field(default_factory=dict)
     sessions: dict[str, SessionRow | None] = field(default_factory=dict)

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from tilewall.host.access import scopes
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound, Unavailable
 from tilewall.host.machine.facts import SerialSettings
 from tilewall.host.machine.slot import MachineSlot
@@ -108,6 +109,14 @@ class Serial:
     def _seat(self, seat_id: str) -> str:
         return require_station(self._core, seat_id)
 
+    def _in_scope(self, seat_id: str) -> None:
+        """A scoped operator commands the displays of its scope only."""
+        if scopes.scope_of_actor() is None:
+            return
+        station = self._core.state.stations.get(seat_id)
+        display_id = None if station is None else station.display_id
+        scopes.require(self._core.state, [("display", -1 if display_id is None else display_id)])
+
     def records(self, seat_id: str) -> list[SerialRecord]:
         """The commands recorded for a seat, oldest first."""
         self._seat(seat_id)
@@ -124,6 +133,7 @@ class Serial:
     ) -> SerialRecord:
         """Check a command as the interface gives it, then send it to the seat."""
         self._seat(seat_id)
+        self._in_scope(seat_id)
         settings = self.check_settings(baud_rate, data_bits, parity, stop_bits)
         return await self.send(seat_id, settings, decode_data(data_b64))
 

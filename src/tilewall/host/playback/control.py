@@ -8,6 +8,7 @@ such a display act on the group or zone that holds it.
 from dataclasses import dataclass
 from typing import Literal
 
+from tilewall.host.access import scopes
 from tilewall.host.content import catalogue
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
@@ -126,7 +127,17 @@ class Playback:
 
     # operations
 
+    def _may_change(self, target: Target, source_id: str = "") -> None:
+        """The acting user's scope covers ``target`` (and the source it is switched to):
+        asked first, so a refusal says so whatever the target's state."""
+        key = target.obj.display_id if isinstance(target.obj, Display) else target.obj.id
+        reached: scopes.Targets = [(target.kind, key)]
+        if source_id not in ("", target.timeline.assigned_source_id):
+            reached.append(("source", source_id))
+        scopes.require(self._core.state, reached)
+
     async def _apply(self, target: Target, new: Timeline) -> None:
+        self._may_change(target, new.assigned_source_id)
         if new == target.timeline:
             return
         async with self._core.change() as tx:
@@ -136,6 +147,7 @@ class Playback:
             tx.mapping = True
 
     async def switch(self, target: Target, source: Source, welcome: bool = False) -> None:
+        self._may_change(target, source.id)
         new = timeline.switch(target.timeline, source.id, self._now(), welcome)
         if source.type == catalogue.COMMAND_AND_CONTROL:
             layouts = self._sources.layout_ids(source)
@@ -143,6 +155,7 @@ class Playback:
         await self._apply(target, new)
 
     async def play(self, target: Target, source: Source | None = None) -> None:
+        self._may_change(target, "" if source is None else source.id)
         if source is not None and source.id != target.timeline.assigned_source_id:
             await self.switch(target, source)
             return
@@ -159,6 +172,7 @@ class Playback:
         await self._apply(target, timeline.start(tl, self._now()))
 
     async def play_videolist(self, target: Target, videolist: VideoList) -> None:
+        self._may_change(target)
         if not videolist.files:
             raise Invalid("videolist must name at least one file")
         if len(videolist.files) > MAX_VIDEOLIST:
@@ -190,15 +204,18 @@ class Playback:
         await self._apply(target, new)
 
     async def stop(self, target: Target) -> None:
+        self._may_change(target)
         await self._apply(target, timeline.stop(target.timeline, self._now()))
 
     async def pause(self, target: Target) -> None:
+        self._may_change(target)
         tl = target.timeline
         if tl.state == "stopped" or tl.welcome:
             raise Conflict("nothing is playing")
         await self._apply(target, timeline.pause(tl, self._now()))
 
     async def resume(self, target: Target) -> None:
+        self._may_change(target)
         tl = target.timeline
         if tl.state == "stopped" or tl.welcome:
             raise Conflict("nothing is paused or playing")
@@ -214,6 +231,7 @@ class Playback:
         return playlist
 
     async def seek(self, target: Target, to_ms: int) -> None:
+        self._may_change(target)
         if to_ms < 0:
             raise Invalid("time must not be negative")
         items, repeat = self._signage(target)
@@ -222,6 +240,7 @@ class Playback:
 
     async def shift(self, target: Target, by_ms: int) -> None:
         """Forward (positive) or rewind (negative) by ``by_ms``."""
+        self._may_change(target)
         items, repeat = self._signage(target)
         now = self._now()
         limit = None if repeat else slots.total_ms(items)

@@ -8,11 +8,12 @@ source's layouts: the one its timeline names, else the source's first.
 
 import math
 
+from tilewall.host.access import scopes
 from tilewall.host.content import catalogue
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id, path_name, unique_name
-from tilewall.host.memory import Transaction
+from tilewall.host.memory import State, Transaction
 from tilewall.host.model import Layout, Source, Window, Zone
 from tilewall.host.playback.control import Playback
 from tilewall.host.state import Core
@@ -94,6 +95,7 @@ class ControlRoom:
     async def create(self, name: str, windows: list[Window]) -> Layout:
         checked_name = self._check_name(name, None)
         checked = self._check_windows(windows)
+        _require_sources(self._core.state, checked)
         layout = Layout(new_id(), checked_name, checked)
         async with self._core.change() as tx:
             tx.put(layout)
@@ -105,6 +107,7 @@ class ControlRoom:
         layout = self.layout(layout_id)
         new_name = layout.name if name is None else self._check_name(name, layout_id)
         new_windows = layout.windows if windows is None else self._check_windows(windows)
+        _require_sources(self._core.state, [*layout.windows, *new_windows])
         async with self._core.change() as tx:
             layout.name, layout.windows = new_name, new_windows
             tx.put(layout)
@@ -113,6 +116,7 @@ class ControlRoom:
 
     async def delete(self, layout_id: str) -> Layout:
         layout = self.layout(layout_id)
+        _require_sources(self._core.state, layout.windows)
         users = self.listing_sources(layout_id)
         if users:
             names = ", ".join(repr(s.name) for s in users)
@@ -188,3 +192,8 @@ class ControlRoom:
             raise NotFound(f"layout {layout_name!r} is not a layout of source {source.name!r}")
         await self._playback.load_layout(zone, chosen.id)
         return chosen
+
+
+def _require_sources(state: State, windows: list[Window]) -> None:
+    """A scoped operator changes only layouts of sources in its scope."""
+    scopes.require(state, [("source", w.source_id) for w in windows])

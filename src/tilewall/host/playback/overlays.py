@@ -5,6 +5,7 @@ from typing import Literal, get_args
 
 import msgspec
 
+from tilewall.host.access import scopes
 from tilewall.host.errors import Invalid, NotFound
 from tilewall.host.state import Core
 
@@ -60,6 +61,7 @@ class Overlays:
             raise NotFound(f"display {display_id} not found")
 
     async def start_alert(self, message: str, level: str, length_ms: int) -> Alert:
+        scopes.require_unlimited("a broadcast alert")
         if not message.strip():
             raise Invalid("message must not be empty")
         if len(message) > 2000:
@@ -74,10 +76,15 @@ class Overlays:
         return alert
 
     async def stop_alert(self) -> None:
+        scopes.require_unlimited("a broadcast alert")
         await self._save(msgspec.structs.replace(self.state(), alert=None))
 
     async def show_ids(self, display_id: int | None, show: bool) -> OverlayState:
         self._check_display(display_id)
+        if display_id is None:
+            scopes.require_unlimited("showing display ids on every display")
+        else:
+            scopes.require(self._core.state, [("display", display_id)])
         s = self.state()
         if display_id is None:
             new = msgspec.structs.replace(s, ids_all=show, ids_displays=[])

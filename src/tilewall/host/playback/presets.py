@@ -2,6 +2,7 @@
 
 import msgspec
 
+from tilewall.host.access import scopes
 from tilewall.host.errors import NotFound
 from tilewall.host.ids import lookup, new_id, path_name
 from tilewall.host.model import Display, MirrorGroup, Preset, Timeline, Zone
@@ -61,6 +62,7 @@ class Presets:
 
     async def recall(self, preset: Preset) -> bool:
         """Restore every saved timeline that still has its object; True if any plays."""
+        scopes.require(self._core.state, scopes.preset_targets(preset))
         now = self._core.clock.now_ms()
         restored: list[Timeline] = []
         with triggered_by("preset", preset.name):

@@ -17,6 +17,7 @@ import secrets
 
 import msgspec
 
+from tilewall.host.access import scopes
 from tilewall.host.access.throttle import LoginThrottle, Policy
 from tilewall.host.errors import Forbidden, Invalid, NotFound, TooManyAttempts
 from tilewall.host.state import Core
@@ -79,6 +80,7 @@ class ShareCodes:
         """Show a new code on ``display_id`` for ``minutes`` (a presentation display: a
         new code, shown as long as it is one)."""
         self._display(display_id)
+        scopes.require(self._core.state, [("display", display_id)])
         if not 1 <= minutes <= MAX_MINUTES:
             raise Invalid(f"minutes must be from 1 to {MAX_MINUTES}")
         state = self.state()
@@ -93,6 +95,7 @@ class ShareCodes:
         """Stop showing the code of ``display_id`` (a presentation display gets a new one:
         the one people saw stops working)."""
         self._display(display_id)
+        scopes.require(self._core.state, [("display", display_id)])
         state = self.state()
         if display_id in state.presentation:
             await self._save(_with(state, display_id, ShownCode(new_code())), display_id)

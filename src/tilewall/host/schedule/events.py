@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tilewall.host.access import scopes
 from tilewall.host.errors import Conflict, HostError, Invalid, NotFound
 from tilewall.host.ids import lookup, new_id
 from tilewall.host.memory import Transaction
@@ -215,6 +216,7 @@ class Events:
     async def create(self, spec: EventSpec) -> ScheduledEvent:
         now = self._core.clock.now_ms()
         event = self.check(spec, new_id(), now, now)
+        scopes.require_action(self._core.state, event.action)
         async with self._core.change() as tx:
             tx.put(event)
         self.revision += 1
@@ -223,6 +225,8 @@ class Events:
     async def update(self, event_id: str, spec: EventSpec) -> ScheduledEvent:
         old = self.get(event_id)
         event = self.check(spec, old.id, self._core.clock.now_ms(), old.created_ms)
+        scopes.require_action(self._core.state, old.action)
+        scopes.require_action(self._core.state, event.action)
         async with self._core.change() as tx:
             tx.put(event)
         self.revision += 1
@@ -230,6 +234,7 @@ class Events:
 
     async def delete(self, event_id: str) -> ScheduledEvent:
         event = self.get(event_id)
+        scopes.require_action(self._core.state, event.action)
         async with self._core.change() as tx:
             tx.delete(event)
         self.revision += 1
