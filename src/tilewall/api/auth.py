@@ -60,15 +60,17 @@ async def require_session(request: Request[Any, Any, Any]) -> None:
     audit.OPERATION.set(operation)
     handler = scope["route_handler"]
     token = token_of(request)
-    accounts = provide_host(request.app.state).accounts
     if handler.opt.get("public"):
         # held to its permission when it comes with a session (a user starting a share)
-        session = accounts.session(token) if required(operation) is not READ else None
-        if session is not None:
-            await _authorize(request, accounts, session.user, token, operation)
+        if token and required(operation) is not READ:
+            accounts = provide_host(request.app.state).accounts
+            session = accounts.session(token)
+            if session is not None:
+                await _authorize(request, accounts, session.user, token, operation)
         return
     if not token:
         raise NotAuthorizedException("log in first: no JSESSIONID cookie was sent")
+    accounts = provide_host(request.app.state).accounts
     session = accounts.session(token)
     if session is None:
         raise NotAuthorizedException("the session is unknown, expired or logged out")

@@ -177,3 +177,12 @@ def test_lists_show_an_operator_only_its_scope_when_set_so(api: Api) -> None:
     assert ok(api.get("/sources"))["sources"] == []
     # one object is read by its id whatever the scope
     ok(api.get(f"/zones/{wall.zone_id('Right')}"))
+
+
+def test_the_session_says_who_is_logged_in(api: Api) -> None:
+    assert ok(api.get("/session"))["role"] == "administrator"
+    create(api, "desk", "operator", scope={"zones": []}, scopedReads=True)
+    login(api, user="desk", password=PW)
+    me = ok(api.get("/session"))
+    assert (me["userName"], me["role"], me["scopedReads"]) == ("desk", "operator", True)
+    assert me["scope"]["zones"] == []

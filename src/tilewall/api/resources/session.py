@@ -1,16 +1,19 @@
-"""POST /session logs in, DELETE /session logs out."""
+"""POST /session logs in, DELETE /session logs out; GET /session (an extension) says
+who is logged in, with their role and scope."""
 
 from typing import Any
 
 import msgspec
-from litestar import Request, Response, delete, post
+from litestar import Request, Response, delete, get, post
 from litestar.datastructures import Cookie
 from litestar.exceptions import NotAuthorizedException
 from litestar.params import Parameter
 
 from tilewall import INTERFACE_VERSION
 from tilewall.api.auth import COOKIE, token_of
-from tilewall.api.common import Done, errors
+from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.resources.users import UserBody
+from tilewall.api.resources.users import body as user_body
 from tilewall.host.host import Host
 
 
@@ -65,10 +68,25 @@ async def login(
     )
 
 
+@get(
+    "/session",
+    tags=["Session", EXTENSION_TAG],
+    summary="Who is logged in: the user of the session, its role and scope",
+    responses=errors(),
+    operation_class=Extension,
+)
+async def whoami(host: Host, request: Request[Any, Any, Any]) -> UserBody:
+    session = host.accounts.session(token_of(request))
+    account = None if session is None else host.accounts.account(session.user)
+    if session is None or account is None:
+        raise NotAuthorizedException("the session is unknown, expired or logged out")
+    return user_body(session.user, account)
+
+
 @delete("/session", status_code=200, tags=["Session"], summary="Log out", responses=errors())
 async def logout(host: Host, request: Request[Any, Any, Any]) -> Done:
     await host.accounts.close_session(token_of(request))
     return Done("logged out")
 
 
-ROUTES = [login, logout]
+ROUTES = [login, whoami, logout]

@@ -16,6 +16,8 @@ import { renderSettings } from "./views/settings.js";
 import { renderSchedule } from "./views/schedule/page.js";
 import { renderPlaylog } from "./views/playlog.js";
 import { renderAudit } from "./views/audit.js";
+import { renderUsers } from "./views/users.js";
+import { whoami, forget, may } from "./session.js";
 
 const ROUTES = {
   login: { title: "Log in", render: renderLogin, public: true },
@@ -24,13 +26,14 @@ const ROUTES = {
   alerts: { title: "Alerts and power", render: renderAlerts },
   schedule: { title: "Schedule", render: renderSchedule },
   playlog: { title: "Play log", render: renderPlaylog },
-  audit: { title: "Audit trail", render: renderAudit },
-  receivers: { title: "Receivers", render: renderReceivers },
-  sources: { title: "Sources", render: renderSources },
-  media: { title: "Media library", render: renderMedia },
-  walls: { title: "Walls, zones and mirror groups", render: renderWalls },
+  audit: { title: "Audit trail", render: renderAudit, needs: "administer" },
+  receivers: { title: "Receivers", render: renderReceivers, needs: "administer" },
+  sources: { title: "Sources", render: renderSources, needs: "administer" },
+  media: { title: "Media library", render: renderMedia, needs: "administer" },
+  walls: { title: "Walls, zones and mirror groups", render: renderWalls, needs: "administer" },
   layouts: { title: "Control-room layouts", render: renderLayouts },
-  settings: { title: "Host settings", render: renderSettings },
+  settings: { title: "Host settings", render: renderSettings, needs: "administer" },
+  users: { title: "Users", render: renderUsers, needs: "administer" },
 };
 
 const main = byId("main");
@@ -75,14 +78,30 @@ function render() {
   if (route.public) {
     live.stop();
     stopWatchingGroup();
-  } else {
-    live.start();
-    watchGroup();
+    forget();
+    cleanup = route.render(main, params) || null;
+    return;
   }
-  cleanup = route.render(main, params) || null;
+  live.start();
+  watchGroup();
+  whoami().then(
+    (me) => {
+      if (parseHash().name !== name) return; // moved on meanwhile
+      whoamiLine.textContent = `${me.userName} (${me.role})`;
+      if (route.needs && !may(route.needs)) {
+        main.append(h("p", { class: "muted notice" }, `The ${route.title.toLowerCase()} screen is for administrators; your role is ${me.role}.`));
+        return;
+      }
+      cleanup = route.render(main, params) || null;
+    },
+    (e) => {
+      if (e.status !== 401) main.append(h("p", { class: "error" }, `Could not ask the host who is logged in: ${e.message}`));
+    },
+  );
 }
 
 window.addEventListener("hashchange", render);
+const whoamiLine = byId("whoami");
 
 byId("logout").addEventListener("click", async () => {
   try {
@@ -91,6 +110,7 @@ byId("logout").addEventListener("click", async () => {
     /* logged out either way */
   }
   live.stop();
+  forget();
   location.hash = "#/login";
 });
 

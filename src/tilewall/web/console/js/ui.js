@@ -225,6 +225,19 @@ export function checkbox(label, checked = false, attrs = {}) {
   return wrap;
 }
 
+/**
+ * Mark `el` as offered only to roles with `permission` ("operate" or "administer"): the
+ * console's style hides it from the others (body[data-role]).
+ * @template {HTMLElement} T
+ * @param {string} permission
+ * @param {T} el
+ * @returns {T}
+ */
+export function needs(permission, el) {
+  el.dataset.needs = permission;
+  return el;
+}
+
 export function section(title, ...children) {
   const id = nextId("sec");
   return h("section", { class: "card", "aria-labelledby": id }, h("h2", { id }, title), ...children);

@@ -27,7 +27,7 @@ export function createControlPanel({ onClose } = {}) {
     const picker = sourcePicker(targetNow, error);
     const playback = playbackControls(targetNow, () => picker.select.value, error, () => panel.update());
     const sharing = shareControls(targetNow, error);
-    const listBtn = h("button", { type: "button" }, "Play a video list…");
+    const listBtn = h("button", { type: "button", dataset: { needs: "operate" } }, "Play a video list…");
     listBtn.addEventListener("click", () => {
       const t = targetNow();
       if (t) openVideoList(t);
@@ -95,7 +95,7 @@ export function createControlPanel({ onClose } = {}) {
 function sourcePicker(targetNow, error) {
   const select = h("select", { name: "source" });
   const welcome = checkbox("Show the welcome screen instead");
-  const switchBtn = h("button", { type: "button", class: "primary" }, "Switch");
+  const switchBtn = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "Switch");
   switchBtn.addEventListener("click", () => {
     const t = targetNow();
     if (!t || !select.value) return;

@@ -15,7 +15,7 @@ import { stopTarget } from "./commands.js";
  */
 export function playbackControls(targetNow, chosenSource, error, repaint) {
   const control = (label, fn) => {
-    const b = h("button", { type: "button" }, label);
+    const b = h("button", { type: "button", dataset: { needs: "operate" } }, label);
     b.addEventListener("click", () => {
       const t = targetNow();
       // repaint afterwards: act() re-enables the button, the state decides

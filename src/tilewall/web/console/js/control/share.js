@@ -21,8 +21,8 @@ function describeCode(c) {
 export function shareControls(targetNow, error) {
   const link = h("a", { class: "button", target: "_blank", rel: "noopener" }, "Share my screen here");
   const code = h("p", { class: "muted", role: "status" });
-  const showBtn = h("button", { type: "button" }, "Show a share code");
-  const hideBtn = h("button", { type: "button" }, "Hide it");
+  const showBtn = h("button", { type: "button", dataset: { needs: "operate" } }, "Show a share code");
+  const hideBtn = h("button", { type: "button", dataset: { needs: "operate" } }, "Hide it");
   const presentation = h("input", { type: "checkbox", name: "presentation" });
   const guests = h(
     "div",

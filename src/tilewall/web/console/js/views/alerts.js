@@ -70,8 +70,8 @@ function broadcastSection() {
     ),
   );
   const seconds = h("input", { type: "number", name: "seconds", min: 1, max: 86400, value: 30, class: "num" });
-  const startBtn = h("button", { type: "submit", class: "primary" }, "Broadcast alert");
-  const stopBtn = h("button", { type: "button" }, "Stop alert");
+  const startBtn = h("button", { type: "submit", class: "primary", dataset: { needs: "operate" } }, "Broadcast alert");
+  const stopBtn = h("button", { type: "button", dataset: { needs: "operate" } }, "Stop alert");
   const bStatus = h("p", { class: "muted", role: "status" }, "");
   const bForm = h("form", {}, field("Message", message, { wide: true }), levels, field("Show for (seconds)", seconds), bError, h("div", { class: "row wrap" }, startBtn, stopBtn), bStatus);
 
@@ -126,8 +126,8 @@ function broadcastSection() {
 function displayIdsSection() {
   const iError = errorBox();
   const select = h("select", { name: "displayId" });
-  const idStart = h("button", { type: "button", class: "primary" }, "Show display ids");
-  const idStop = h("button", { type: "button" }, "Hide display ids");
+  const idStart = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "Show display ids");
+  const idStop = h("button", { type: "button", dataset: { needs: "operate" } }, "Hide display ids");
   const idQuery = () => (select.value ? { displayId: select.value } : undefined);
   idStart.addEventListener("click", () => act(idStart, () => put("/system/showDisplayIds/start", undefined, { query: idQuery() }), { errorBox: iError, success: "Display ids shown" }));
   idStop.addEventListener("click", () => act(idStop, () => put("/system/showDisplayIds/stop", undefined, { query: idQuery() }), { errorBox: iError, success: "Display ids hidden" }));
@@ -141,8 +141,8 @@ function displayIdsSection() {
 function powerSection() {
   const pError = errorBox();
   const select = h("select", { name: "dpmsDisplay" });
-  const sleepBtn = h("button", { type: "button" }, "☾ Sleep (DPMS off)");
-  const wakeBtn = h("button", { type: "button", class: "primary" }, "☀ Wake (DPMS on)");
+  const sleepBtn = h("button", { type: "button", dataset: { needs: "administer" } }, "☾ Sleep (DPMS off)");
+  const wakeBtn = h("button", { type: "button", class: "primary", dataset: { needs: "administer" } }, "☀ Wake (DPMS on)");
   const body = () => (select.value ? { displayID: select.value } : undefined);
   const who = () => (select.value ? live.displayName(Number(select.value)) : "every display");
   sleepBtn.addEventListener("click", () => act(sleepBtn, () => put("/system/dpms/forceoff", body()), { errorBox: pError, success: () => `Sent ${who()} to sleep` }));

@@ -2,7 +2,7 @@
 
 import { get, post, put, del, seg } from "../api.js";
 import * as live from "../live.js";
-import { h, clear, act, field, errorBox, showError, confirmDialog, pageHeader, section } from "../ui.js";
+import { h, clear, act, field, errorBox, showError, confirmDialog, pageHeader, section, needs } from "../ui.js";
 
 export function renderPresets(root) {
   const error = errorBox();
@@ -18,9 +18,9 @@ export function renderPresets(root) {
       clear(list);
       if (!presets.length) list.append(h("li", { class: "muted" }, "No presets yet. Save the current state to create one."));
       for (const p of presets) {
-        const recall = h("button", { type: "button", class: "primary" }, "Recall");
-        const overwrite = h("button", { type: "button" }, "Save over");
-        const remove = h("button", { type: "button", class: "danger" }, "Delete");
+        const recall = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "Recall");
+        const overwrite = h("button", { type: "button", dataset: { needs: "administer" } }, "Save over");
+        const remove = h("button", { type: "button", class: "danger", dataset: { needs: "administer" } }, "Delete");
         recall.setAttribute("aria-label", `Recall preset ${p.name}`);
         overwrite.setAttribute("aria-label", `Save the current state over preset ${p.name}`);
         remove.setAttribute("aria-label", `Delete preset ${p.name}`);
@@ -71,7 +71,7 @@ export function renderPresets(root) {
 
   root.append(
     pageHeader("Presets"),
-    section("Save the current state", h("p", { class: "muted" }, "A preset remembers what every display, zone and mirror group plays. Saving under an existing name replaces it."), form),
+    needs("administer", section("Save the current state", h("p", { class: "muted" }, "A preset remembers what every display, zone and mirror group plays. Saving under an existing name replaces it."), form)),
     section("Saved presets", error, list),
   );
   load();

@@ -33,7 +33,7 @@ async function instance(zone, reload) {
     get(`/controlroom/${seg(zone)}/currentlayout`).catch(() => null),
   ]);
   const select = h("select", { name: "layout" }, (avail.layouts || []).map((l) => h("option", { value: l.name, selected: current && current.id === l.id }, l.name)));
-  const loadButton = h("button", { type: "button", class: "primary" }, "Load");
+  const loadButton = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "Load");
   loadButton.addEventListener("click", () =>
     act(loadButton, async () => { await put(`/controlroom/${seg(zone)}/load/${seg(select.value)}`); await reload(); live.refresh(); }, { errorBox: error, success: `Loaded ${select.value} on ${zone}` }),
   );

@@ -50,7 +50,7 @@ export function renderLayouts(root) {
     });
   }
 
-  const newBtn = h("button", { type: "button", class: "primary" }, "+ New layout");
+  const newBtn = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "+ New layout");
   newBtn.addEventListener("click", () => edit(null));
   root.append(
     pageHeader("Control-room layouts", newBtn),

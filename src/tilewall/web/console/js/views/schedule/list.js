@@ -39,9 +39,9 @@ export function drawList(list, { events, zone, open, error, reload }) {
     return;
   }
   const rows = events.map((e) => {
-    const edit = h("button", { type: "button", "aria-label": `Edit ${e.name}` }, "Edit");
-    const toggle = h("button", { type: "button", "aria-label": `${e.enabled ? "Disable" : "Enable"} ${e.name}` }, e.enabled ? "Disable" : "Enable");
-    const remove = h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}` }, "Delete");
+    const edit = h("button", { type: "button", "aria-label": `Edit ${e.name}`, dataset: { needs: "operate" } }, "Edit");
+    const toggle = h("button", { type: "button", "aria-label": `${e.enabled ? "Disable" : "Enable"} ${e.name}`, dataset: { needs: "operate" } }, e.enabled ? "Disable" : "Enable");
+    const remove = h("button", { type: "button", class: "danger", "aria-label": `Delete ${e.name}`, dataset: { needs: "operate" } }, "Delete");
     edit.addEventListener("click", () => open(e));
     toggle.addEventListener("click", () => act(toggle, async () => { await put(`/schedule/${seg(e.id)}`, toBody(e, { enabled: !e.enabled })); await reload(); }, { errorBox: error }));
     remove.addEventListener("click", async () => {

@@ -39,7 +39,7 @@ export function renderSchedule(root) {
     first = addDays(first, 7 * n);
     load();
   };
-  const newEvent = h("button", { type: "button", class: "primary" }, "New event");
+  const newEvent = h("button", { type: "button", class: "primary", dataset: { needs: "operate" } }, "New event");
   newEvent.addEventListener("click", () => openEventForm(null, load, { start: `${dateIn(zone, new Date(Date.now() + 3600e3))}T09:00:00` }));
   const nav = h(
     "div",
