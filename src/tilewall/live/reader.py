@@ -11,7 +11,7 @@ from typing import Any
 from tilewall.host.content import screens
 from tilewall.host.content.live import LiveInput, redact, redact_text, scheme_of
 from tilewall.host.ports import Clock
-from tilewall.live import coding, vnc
+from tilewall.live import coding
 from tilewall.live.failure import InputFailed
 from tilewall.live.opening import failure, open_input
 from tilewall.live.timing import Presenter
@@ -92,6 +92,10 @@ class Reader:
         """Read ``source`` until it ends or this reader stops; whether any frame came.
         Raises :class:`InputFailed`."""
         if scheme_of(source.url) == screens.VNC_SCHEME:
+            # the RFB client (vncdotool, through Twisted and cryptography) costs ~18 MiB
+            # and a start-up delay: loaded when a desktop is first shown, not to serve
+            from tilewall.live import vnc
+
             return vnc.pull(
                 source, self._sink, self._clock, self._delay_ms, self._stopped, self._on_encoder
             )
