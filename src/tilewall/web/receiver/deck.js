@@ -222,6 +222,23 @@ export class Deck {
     for (const v of this.el.querySelectorAll("video")) v.pause();
   }
 
+  /**
+   * What a renderer that shows this deck in `el` answers from it: ready (something is
+   * shown), retry, freeze, and destroy (the deck and `el` go).
+   * @param {HTMLElement} el
+   */
+  controls(el) {
+    return {
+      ready: () => !!this.shown,
+      retry: () => this.retry(),
+      freeze: () => this.freeze(),
+      destroy: () => {
+        this.destroy();
+        el.remove();
+      },
+    };
+  }
+
   destroy() {
     for (const p of this.pending.values()) drop(p);
     this.pending.clear();

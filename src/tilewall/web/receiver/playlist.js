@@ -154,12 +154,6 @@ export function signage(source, ctx) {
       lastSample = measure(hostMs) || lastSample;
     },
     sample: (hostMs) => (hostMs == null ? lastSample : measure(hostMs) || lastSample),
-    ready: () => !!media.shown,
-    retry: () => media.retry(),
-    freeze: () => media.freeze(),
-    destroy() {
-      media.destroy();
-      el.remove();
-    },
+    ...media.controls(el),
   };
 }

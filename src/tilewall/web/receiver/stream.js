@@ -71,12 +71,6 @@ export function stream(source, ctx) {
       const video = shown ? shown.node : null;
       return { showing: "stream", item: source.url, positionMs: video ? video.currentTime * 1000 : null, expectedMs, playing: !!video && !video.paused };
     },
-    ready: () => !!media.shown,
-    retry: () => media.retry(),
-    freeze: () => media.freeze(),
-    destroy() {
-      media.destroy();
-      el.remove();
-    },
+    ...media.controls(el),
   };
 }
