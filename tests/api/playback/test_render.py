@@ -40,7 +40,8 @@ def test_render_description_shape_and_404(demo):
         "kind": "image",
         "durationMs": 8000,
     }
-    assert set(body["overlays"]) == {"alert", "displayId", "dpmsOff"}
+    assert set(body["overlays"]) == {"alert", "displayId", "dpmsOff", "shareCode"}
+    assert body["overlays"]["shareCode"] is None  # no guest code is shown until asked for
     host_ms = int(r.headers["X-Tilewall-Host-Ms"])
     assert before - 1000 <= host_ms <= after + 1000
 
