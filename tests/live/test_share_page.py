@@ -40,6 +40,8 @@ SEATS = ("share-tl", "share-tr", "share-bl", "share-br")
 QUARTERS = (RED, GREEN, BLUE, YELLOW)
 #: Chromium shares the tab of that title when a page asks for a screen
 SHARING_ARGS = [*ARGS, f"--auto-select-tab-capture-source-by-title={TITLE}"]
+#: frames the share page lets wait in its encoder at most (share/pacing.js)
+MAX_QUEUED = 2
 
 
 @dataclass
@@ -122,6 +124,11 @@ def test_a_shared_tab_shows_on_the_wall_in_quarters_and_stopping_brings_back_the
     assert [(s["sharedBy"], s["target"], s["shown"]) for s in shares] == [("admin", "zone", True)]
     zone = wall.host.ok("GET", f"/zones/{wall.zone_id}")
     assert zone["playingSourceId"] == shares[0]["sourceId"]
+    sent = page.evaluate("() => window.tilewallShare")
+    assert sent["codec"].startswith("avc1."), sent
+    assert sent["firstKey"] is True, sent  # the host can show the first frame it gets
+    assert sent["frames"] > 0 and sent["encoded"] >= sent["frames"], sent
+    assert sent["maxQueued"] < MAX_QUEUED, sent  # a frame waited behind one at most
 
     page.click("text=Stop sharing")
     page.wait_for_selector("text=You stopped sharing.")

@@ -44,3 +44,18 @@ def test_a_stall_moves_the_offset_later_and_then_it_creeps_back_without_going_ba
     assert abs(shown_after[60] - 50) < 1  # the late frame sets the new offset
     assert shown_after[100] > 300  # the frames after it wait as long, at first
     assert shown_after[-1] <= 50 + 10 + 1  # then the offset creeps back, to within 10 ms
+
+
+def test_a_share_wins_its_latency_back_within_seconds_after_a_stall():
+    # the sharer's page stalls 1.5 s (a busy machine): frames 60 to 105 come at once
+    on_time = [1000 + n * 33.333 for n in range(600)]
+    arrivals = [max(t, on_time[60] + 1500) if 60 <= n <= 105 else t for n, t in enumerate(on_time)]
+    presenters = [Presenter(50), Presenter(50, early_for_ms=250, catch_up=0.5)]
+    runs = [_run(p, arrivals) for p in presenters]
+    for ats in runs:
+        assert all(b > a for a, b in itertools.pairwise(ats))  # never one before the last
+    after = [[at - arr for at, arr in zip(ats, arrivals, strict=True)] for ats in runs]
+    assert after[0][300] > 800  # a camera's even rhythm: still most of the stall behind
+    assert after[1][300] <= 50 + 10 + 1  # a share: back within 10 ms of the delay
+    steps = {round(b - a, 1) for a, b in itertools.pairwise(runs[1][300:])}
+    assert steps == {33.3}  # and in the sharer's rhythm again

@@ -10,7 +10,8 @@ The browser encodes with WebCodecs and sends, over the WebSocket ``/share/ingest
   then one H.264 access unit in Annex B, SPS and PPS before every key frame.
 
 The host stamps each frame on its own clock (:class:`tilewall.live.timing.Presenter`:
-the sharer's rhythm kept, ``delay_ms`` after its arrival) and hands it to the relay like
+the sharer's rhythm kept, ``delay_ms`` after its arrival, and after a stall the latency
+won back within seconds: a presenter watches the wall as they act) and hands it to the relay like
 any live source's, so every tile of a wall shows it in the same refresh. It asks the
 sharer for a key frame (text ``{"type": "key"}``) whenever a relay starts on the share
 or a viewer joins, at most every :data:`KEY_EVERY_S`, so a joiner need not wait for the
@@ -48,6 +49,9 @@ CONNECT_WITHIN_S = 15.0
 #: frames kept since the last key frame at most (a sharer that sends none for longer
 #: is asked for one; joiners meanwhile wait for it)
 MAX_GOP = 300
+#: after a stall, frames early for this long bring the offset back, at twice their pace
+CATCH_UP_AFTER_MS = 250.0
+CATCH_UP = 0.5
 
 
 class Refused(Exception):
@@ -67,7 +71,7 @@ class Ingest:
         self.share_id = share_id
         self.token = secrets.token_urlsafe(24)
         self._clock = clock
-        self._presenter = Presenter(delay_ms)
+        self._presenter = Presenter(delay_ms, early_for_ms=CATCH_UP_AFTER_MS, catch_up=CATCH_UP)
         self._sets = nal.ParameterSets()
         self._size: tuple[int, int] | None = None
         self.picture: Picture | None = None

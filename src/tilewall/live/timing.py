@@ -8,7 +8,14 @@ later at once, to that frame; frames that all come more than ``EARLY_MS`` early 
 whole second (a stall has passed, the first frames came slowly, the source's clock runs
 slow) move it earlier, towards the latest of them, by ``SLEW_MS`` a frame, so that no
 frame is ever shown before the one ahead of it. A stream that arrives in bursts (a muxer flushing every few frames) so
-keeps one offset: the one its latest frames need."""
+keeps one offset: the one its latest frames need.
+
+A source that people look at while they act on it (a screen share: the presenter moves
+the mouse and watches the wall) wants its latency back quickly after a stall rather
+than an even rhythm: ``catch_up`` moves the offset earlier after ``early_for_ms`` of
+early frames by that share of the interval between a frame and the one before it (0.5:
+the frames shown at twice their pace until the offset is back), still never a frame
+before the one ahead of it."""
 
 from fractions import Fraction
 
@@ -22,11 +29,22 @@ SLEW_MS = 3.0
 
 
 class Presenter:
-    def __init__(self, delay_ms: float, drift_ms: float = DRIFT_MS) -> None:
+    def __init__(
+        self,
+        delay_ms: float,
+        drift_ms: float = DRIFT_MS,
+        early_for_ms: float = EARLY_FOR_MS,
+        catch_up: float = 0.0,
+    ) -> None:
         self.delay_ms = delay_ms
         self.drift_ms = drift_ms
+        self.early_for_ms = early_for_ms
+        if not 0.0 <= catch_up < 1.0:
+            raise ValueError("catch_up is a share of a frame's interval: from 0 to below 1")
+        self.catch_up = catch_up
         self._offset: float | None = None
         self._early_since: float | None = None
+        self._last_ts: float | None = None
         #: how many times the offset jumped later after the first frame
         self.reanchored = 0
 
@@ -38,6 +56,8 @@ class Presenter:
             return target
         ts = float(pts * time_base) * 1000.0
         wanted = target - ts  # the offset that shows this frame delay_ms after arrival
+        interval = 0.0 if self._last_ts is None else max(ts - self._last_ts, 0.0)
+        self._last_ts = ts
         if self._offset is None:
             self._offset = wanted
         elif wanted > self._offset + self.drift_ms:
@@ -45,8 +65,9 @@ class Presenter:
         elif wanted < self._offset - EARLY_MS:
             if self._early_since is None:
                 self._early_since = arrival_ms
-            elif arrival_ms - self._early_since >= EARLY_FOR_MS:
-                self._offset -= min(SLEW_MS, self._offset - EARLY_MS - wanted)
+            elif arrival_ms - self._early_since >= self.early_for_ms:
+                step = max(SLEW_MS, self.catch_up * interval)
+                self._offset -= min(step, self._offset - EARLY_MS - wanted)
         else:
             self._early_since = None
         return ts + self._offset

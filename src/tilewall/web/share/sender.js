@@ -1,77 +1,15 @@
-// A screen, window or tab captured with getDisplayMedia, encoded with WebCodecs
-// (H.264, Annex B) and sent to the host's ingest WebSocket (docs/share.md, "On the wire"):
-// a config message with the picture's size, then one binary message a frame: 1 byte of
-// flags (bit 0: key frame), the capture timestamp in microseconds (float64, big-endian),
-// the access unit. A key frame every KEY_EVERY_MS and whenever the host asks for one.
+// A screen, window or tab captured with getDisplayMedia, encoded with WebCodecs and sent
+// to the host's ingest WebSocket (docs/share.md, "On the wire"): a config message with the
+// picture's size, then one binary message a frame (codecs.js). Which frames are encoded,
+// and which as key frames, is pacing.js's: a frame is encoded at once or dropped, never
+// queued behind others, so what the host gets is the screen of now.
 
-/** H.264 profiles to try, best first: High, Main, Constrained Baseline (level 5.1). */
-const CODECS = ["avc1.640033", "avc1.4d0033", "avc1.42e033"];
-export const KEY_EVERY_MS = 3000;
+import { encodedSize, message, supportedConfig } from "./codecs.js";
+import { pacer } from "./pacing.js";
+
 /** A picture that did not change is sent again after this long (receivers mark a tile
  * "no signal" after a second without frames; a screen sends frames only as it changes). */
 const REPEAT_MS = 400;
-/** Frames are dropped while the connection has this much to send (a slow network). */
-const BUFFERED_LIMIT = 2 * 1024 * 1024;
-const MAX_SIDE = 1920;
-
-/**
- * Bits per second that fit a picture: about 0.08 bits a pixel a frame, within 0.5-8 Mb/s.
- * @param {number} width
- * @param {number} height
- * @param {number} fps
- */
-export function bitrateFor(width, height, fps) {
-  return Math.round(Math.min(8e6, Math.max(5e5, width * height * fps * 0.08)));
-}
-
-/**
- * The encoded size of a captured picture: at most MAX_SIDE on its longer side, even.
- * @param {number} width
- * @param {number} height
- */
-export function encodedSize(width, height) {
-  const scale = Math.min(1, MAX_SIDE / Math.max(width, height));
-  return { width: Math.max(16, Math.round((width * scale) / 2) * 2), height: Math.max(16, Math.round((height * scale) / 2) * 2) };
-}
-
-/**
- * One encoded frame as the ingest takes it.
- * @param {EncodedVideoChunk} chunk
- */
-function message(chunk) {
-  const out = new Uint8Array(9 + chunk.byteLength);
-  const view = new DataView(out.buffer);
-  view.setUint8(0, chunk.type === "key" ? 1 : 0);
-  view.setFloat64(1, chunk.timestamp, false);
-  chunk.copyTo(out.subarray(9));
-  return out;
-}
-
-/**
- * The first H.264 encoder configuration this browser supports for the picture.
- * @param {number} width
- * @param {number} height
- * @param {number} fps
- * @returns {Promise<VideoEncoderConfig>}
- */
-async function supportedConfig(width, height, fps) {
-  for (const codec of CODECS) {
-    /** @type {VideoEncoderConfig} */
-    const config = {
-      codec,
-      width,
-      height,
-      bitrate: bitrateFor(width, height, fps),
-      framerate: fps,
-      latencyMode: "realtime",
-      hardwareAcceleration: "no-preference",
-      avc: { format: "annexb" },
-    };
-    const { supported } = await VideoEncoder.isConfigSupported(config);
-    if (supported) return config;
-  }
-  throw new Error("this browser cannot encode H.264 (WebCodecs)");
-}
 
 /** Why sharing cannot start in this browser, or "" when it can. */
 export function missing() {
@@ -101,20 +39,24 @@ export class Sender {
     this.onStats = onStats;
     this.ended = false;
     this.frames = 0;
-    this.wantKey = true;
-    this.lastKeyAt = 0;
+    /** which frames are encoded, which as key frames; its counts are read by tests */
+    this.pace = pacer();
     /** @type {VideoEncoder | null} */
     this.encoder = null;
     this.size = { width: 0, height: 0, bitrate: 0 };
+    /** the codec string the encoder was configured with */
+    this.codec = "";
+    /** the picture size the host was last told */
+    this.announced = "";
     /** @type {VideoFrame | null} the last picture, sent again when nothing changes */
     this.last = null;
     this.lastSentAt = 0;
-    /** an encoder is being configured (repeats wait for it) */
+    /** an encoder is being configured (frames meanwhile are dropped) */
     this.configuring = false;
     this.socket = new WebSocket(ingestUrl);
     this.socket.binaryType = "arraybuffer";
     this.socket.onmessage = (event) => {
-      if (typeof event.data === "string" && JSON.parse(event.data).type === "key") this.wantKey = true;
+      if (typeof event.data === "string" && JSON.parse(event.data).type === "key") this.pace.askKey();
     };
     this.socket.onclose = (event) => this.end(closeReason(event));
     this.track.addEventListener("ended", () => this.end("You stopped sharing."));
@@ -122,17 +64,24 @@ export class Sender {
 
   /** Run until the share ends: wait for the connection, then encode every frame. */
   async run() {
-    await new Promise((resolve, reject) => {
+    const opened = new Promise((resolve, reject) => {
       this.socket.addEventListener("open", resolve, { once: true });
       this.socket.addEventListener("close", () => reject(new Error("the host refused the connection")), { once: true });
     });
-    const reader = new MediaStreamTrackProcessor({ track: this.track }).readable.getReader();
+    // the encoder is made while the connection opens, so the first frame need not wait
+    const { width = 0, height = 0 } = this.track.getSettings();
+    const preparing = width && height ? this.configure(encodedSize(width, height)) : Promise.resolve();
+    await Promise.all([opened, preparing]);
+    // only the newest frame waits to be read: one the page was too busy for is dropped
+    const reader = new MediaStreamTrackProcessor({ track: this.track, maxBufferSize: 1 }).readable.getReader();
     const repeat = setInterval(() => this.repeat(), REPEAT_MS / 2);
     try {
       while (!this.ended) {
         const { value: frame, done } = await reader.read();
         if (done || !frame) break;
-        await this.send(frame);
+        if (this.last) this.last.close();
+        this.last = frame.clone();
+        await this.encode(frame);
       }
     } finally {
       clearInterval(repeat);
@@ -141,56 +90,49 @@ export class Sender {
     this.end("The shared screen ended.");
   }
 
-  /**
-   * Encode `frame` (and keep it to send again), restamped now: captured frames carry
-   * timestamps of their own clock, repeats must follow them in order.
-   * @param {VideoFrame} frame
-   */
-  async send(frame) {
-    const stamped = new VideoFrame(frame, { timestamp: Math.round(performance.now() * 1000) });
-    frame.close();
-    if (this.last) this.last.close();
-    this.last = stamped.clone();
-    await this.encode(stamped);
-  }
-
   /** The last picture again, when the screen sent nothing new for a while. */
   repeat() {
     if (this.ended || !this.last || this.configuring || performance.now() - this.lastSentAt < REPEAT_MS) return;
-    const again = new VideoFrame(this.last, { timestamp: Math.round(performance.now() * 1000) });
-    this.encode(again).catch((e) => this.end(String(e)));
+    this.encode(this.last.clone()).catch((e) => this.end(String(e)));
   }
 
-  /** @param {VideoFrame} frame */
+  /**
+   * Encode `frame` now, or drop it (pacing.js). It is stamped with the instant it is
+   * given the encoder (captured frames carry timestamps of their own clock; repeats must
+   * follow them in order), after any new encoder is set up, so that the host's offset
+   * from the first frame holds no setting up.
+   * @param {VideoFrame} frame
+   */
   async encode(frame) {
     try {
-      const { width, height } = encodedSize(frame.displayWidth, frame.displayHeight);
-      if (!this.encoder || width !== this.size.width || height !== this.size.height) await this.configure(width, height);
-      const encoder = /** @type {VideoEncoder} */ (this.encoder);
-      if (this.socket.bufferedAmount > BUFFERED_LIMIT || encoder.encodeQueueSize > 2) {
-        this.wantKey = true; // the frames dropped are missed: start again at a key frame
-        return;
-      }
+      const size = encodedSize(frame.displayWidth, frame.displayHeight);
+      if (!this.encoder || size.width !== this.size.width || size.height !== this.size.height) await this.configure(size);
+      const encoder = this.encoder;
+      if (this.ended || !encoder || encoder.state !== "configured") return;
+      this.announce();
       const now = performance.now();
-      const keyFrame = this.wantKey || now - this.lastKeyAt >= KEY_EVERY_MS;
-      if (keyFrame) {
-        this.wantKey = false;
-        this.lastKeyAt = now;
-      }
+      const backlog = { queued: encoder.encodeQueueSize, buffered: this.socket.bufferedAmount, bitrate: this.size.bitrate };
+      const decision = this.pace.decide(now, backlog);
+      if (!decision) return;
       this.lastSentAt = now;
-      encoder.encode(frame, { keyFrame });
+      const stamped = new VideoFrame(frame, { timestamp: Math.round(now * 1000) });
+      try {
+        encoder.encode(stamped, decision);
+      } finally {
+        stamped.close();
+      }
     } finally {
       frame.close();
     }
   }
 
   /**
-   * A new encoder for pictures of `width` x `height`; the host is told their size.
-   * @param {number} width
-   * @param {number} height
+   * A new encoder for pictures of `width` x `height`; it starts with a key frame.
+   * @param {{width: number, height: number}} size
    */
-  async configure(width, height) {
+  async configure({ width, height }) {
     if (this.encoder && this.encoder.state !== "closed") this.encoder.close();
+    this.encoder = null;
     this.configuring = true;
     let config;
     try {
@@ -198,16 +140,23 @@ export class Sender {
     } finally {
       this.configuring = false;
     }
+    if (this.ended) return;
     this.encoder = new VideoEncoder({
       output: (chunk) => this.output(chunk),
       error: (e) => this.end(`The encoder failed: ${e.message}`),
     });
     this.encoder.configure(config);
     this.size = { width, height, bitrate: config.bitrate || 0 };
-    this.wantKey = true;
-    if (this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify({ type: "config", codedWidth: width, codedHeight: height }));
-    }
+    this.codec = config.codec;
+    this.pace.askKey();
+  }
+
+  /** Tell the host the picture's size before the first frame of that size. */
+  announce() {
+    const { width, height } = this.size;
+    if (this.announced === `${width}x${height}` || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: "config", codedWidth: width, codedHeight: height }));
+    this.announced = `${width}x${height}`;
   }
 
   /** @param {EncodedVideoChunk} chunk */

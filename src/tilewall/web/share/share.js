@@ -8,6 +8,12 @@ import { Sender, missing } from "./sender.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("share"));
 const params = new URLSearchParams(location.search);
+/** @type {Sender | null} the latest share's sender */
+let latest = null;
+// what became of the latest share's frames, for people and tests to read (pacing.js)
+Object.defineProperty(window, "tilewallShare", {
+  get: () => (latest ? { frames: latest.frames, codec: latest.codec, ...latest.pace.counts } : null),
+});
 
 /** The targets a logged-in user may share to, as <optgroup>s of a <select>. */
 async function targetOptions() {
@@ -137,6 +143,7 @@ async function share(body, label) {
     },
     onEnd: (reason) => ended(reason),
   });
+  latest = sender;
   stop.addEventListener("click", () => sender.stop());
   sender.run().catch((err) => sender.end(err.message || String(err)));
 }
