@@ -1,19 +1,25 @@
 """The audit trail (a tilewall extension): who changed what, when, from where, and how it
 ended; each entry chained to the one before by its hash. As JSON by pages, or as CSV."""
 
-import csv
 import dataclasses
-import io
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
-from litestar import get, put
+from litestar import get
+from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
 from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
-from tilewall.api.resources.schedule import INSTANT
+from tilewall.api.timelogs import (
+    csv_cell,
+    csv_text,
+    retention_routes,
+    since_param,
+    until_param,
+    window,
+)
 from tilewall.host.access.trail import MAX_PAGE, MAX_RETENTION_DAYS
 from tilewall.host.audit import AuditEntry, AuditQuery
 from tilewall.host.host import Host
@@ -90,22 +96,6 @@ def item(entry: AuditEntry) -> AuditItem:
     )
 
 
-SINCE = Parameter(
-    query="since",
-    default=None,
-    required=False,
-    pattern=INSTANT,
-    description="ISO 8601 (without an offset: the host's local time); entries before it "
-    "are left out",
-)
-UNTIL = Parameter(
-    query="until",
-    default=None,
-    required=False,
-    pattern=INSTANT,
-    description="ISO 8601 (without an offset: the host's local time); entries at or after "
-    "it are left out",
-)
 USER = Parameter(query="user", default=None, required=False, description="Only this actor's")
 TARGET = Parameter(
     query="target", default=None, required=False, description="Only those about this id"
@@ -126,20 +116,22 @@ BEFORE = Parameter(
 LIMIT = Parameter(query="limit", default=100, required=False, ge=1, le=MAX_PAGE)
 
 
-def _query(
+def audit_query(
     host: Host,
-    since: str | None,
-    until: str | None,
-    user: str | None,
-    target: str | None,
-    operation: str | None,
-    before: int | None,
-    limit: int,
+    since: str | None = since_param("entries before it are left out"),
+    until: str | None = until_param("entries at or after it are left out"),
+    user: str | None = USER,
+    target: str | None = TARGET,
+    operation: str | None = OPERATION,
+    before: int | None = BEFORE,
 ) -> AuditQuery:
-    tz = occ.zone(host.schedule.host_zone())
-    since_ms = None if not since else occ.parse_instant(since, "since", tz)
-    until_ms = None if not until else occ.parse_instant(until, "until", tz)
-    return AuditQuery(since_ms, until_ms, user, target, operation, before, limit)
+    """The dependency ``matching``: the filters of a page or an export, as many entries as
+    one page holds at most."""
+    since_ms, until_ms = window(host, since, until)
+    return AuditQuery(since_ms, until_ms, user, target, operation, before, MAX_PAGE)
+
+
+FILTERED = {"matching": Provide(audit_query, sync_to_thread=False)}
 
 
 @get(
@@ -149,18 +141,10 @@ def _query(
     description="Answers 400 when until is not after since.",
     responses=errors(),
     operation_class=Extension,
+    dependencies=FILTERED,
 )
-async def audit_page(
-    host: Host,
-    since: str | None = SINCE,
-    until: str | None = UNTIL,
-    user: str | None = USER,
-    target: str | None = TARGET,
-    operation: str | None = OPERATION,
-    before: int | None = BEFORE,
-    limit: int = LIMIT,
-) -> AuditPage:
-    query = _query(host, since, until, user, target, operation, before, limit)
+async def audit_page(host: Host, matching: AuditQuery, limit: int = LIMIT) -> AuditPage:
+    query = dataclasses.replace(matching, limit=limit)
     entries, verified = await host.audit.page(query)
     more = len(entries) == query.limit and entries[-1].id > 1
     return AuditPage([item(e) for e in entries], entries[-1].id if more else None, verified)
@@ -174,29 +158,21 @@ async def audit_page(
     responses=errors(),
     operation_class=Extension,
     media_type="text/csv",
+    dependencies=FILTERED,
 )
-async def audit_csv(
-    host: Host,
-    since: str | None = SINCE,
-    until: str | None = UNTIL,
-    user: str | None = USER,
-    target: str | None = TARGET,
-    operation: str | None = OPERATION,
-    before: int | None = BEFORE,
-) -> Stream:
-    query = _query(host, since, until, user, target, operation, before, MAX_PAGE)
-    first, _ = await host.audit.page(query)  # a bad query answers 400 before the stream
+async def audit_csv(host: Host, matching: AuditQuery) -> Stream:
+    first, _ = await host.audit.page(matching)  # a bad query answers 400 before the stream
     return Stream(
-        _rows(host, query, first),
+        _rows(host, matching, first),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="audit.csv"'},
     )
 
 
 async def _rows(host: Host, query: AuditQuery, page: list[AuditEntry]) -> AsyncIterator[str]:
-    yield _line(CSV_COLUMNS)
+    yield csv_text([CSV_COLUMNS])
     while page:
-        yield "".join(_line(_cells(entry)) for entry in page)
+        yield csv_text(_cells(entry) for entry in page)
         if len(page) < query.limit:
             return
         query = dataclasses.replace(query, before=page[-1].id)
@@ -209,56 +185,33 @@ def _cells(entry: AuditEntry) -> list[str]:
     return [
         str(entry.id),
         occ.iso_instant(record.at_ms),
-        _cell(record.user),
+        csv_cell(record.user),
         record.address,
         record.session,
         record.operation,
         target.kind if target else "",
-        _cell(target.id) if target else "",
-        _cell(target.name) if target else "",
-        _cell(record.changes),
-        _cell(record.outcome),
+        csv_cell(target.id) if target else "",
+        csv_cell(target.name) if target else "",
+        csv_cell(record.changes),
+        csv_cell(record.outcome),
         entry.prev,
         entry.hash,
     ]
-
-
-def _line(cells: list[str]) -> str:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerow(cells)
-    return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class AuditRetention(msgspec.Struct):
     retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
 
 
-@get(
-    "/audit/settings",
-    tags=TAGS,
-    summary="How many days audit entries are kept",
-    responses=errors(),
-    operation_class=Extension,
-)
-async def get_audit_retention(host: Host) -> AuditRetention:
-    return AuditRetention(host.audit.retention_days())
-
-
-@put(
-    "/audit/settings",
-    tags=TAGS,
-    summary="Set how many days audit entries are kept (the oldest are removed, the chain "
-    "of those kept still verifies)",
-    responses=errors(),
-    operation_class=Extension,
-)
-async def set_audit_retention(host: Host, data: AuditRetention) -> AuditRetention:
-    return AuditRetention(await host.audit.set_retention_days(data.retentionDays))
-
-
-ROUTES = [audit_page, audit_csv, get_audit_retention, set_audit_retention]
+ROUTES = [
+    audit_page,
+    audit_csv,
+    *retention_routes(
+        "/audit/settings",
+        TAGS,
+        "audit entries",
+        "the oldest are removed, the chain of those kept still verifies",
+        lambda host: host.audit,
+        AuditRetention,
+    ),
+]

@@ -3,17 +3,23 @@ and how long it is kept. Also how the interface tells the play log who asked: a
 request with the header ``X-Tilewall-Client: console`` is the console's, any other
 the interface's (``api``)."""
 
-import csv
-import io
 from typing import Annotated
 
 import msgspec
-from litestar import Response, get, put
+from litestar import Response, get
+from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
-from tilewall.api.resources.schedule import INSTANT
+from tilewall.api.timelogs import (
+    csv_cell,
+    csv_text,
+    retention_routes,
+    since_param,
+    until_param,
+    window,
+)
 from tilewall.host.host import Host
 from tilewall.host.ports import Play
 from tilewall.host.schedule import occurrences as occ
@@ -68,10 +74,6 @@ class PlayLogBody(msgspec.Struct):
     entries: list[Entry]
 
 
-class Retention(msgspec.Struct):
-    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
-
-
 def entry(play: Play) -> Entry:
     return Entry(
         play.id,
@@ -86,32 +88,8 @@ def entry(play: Play) -> Entry:
     )
 
 
-async def _entries(
-    host: Host, since: str | None, until: str | None, display_id: int | None, limit: int
-) -> list[Entry]:
-    tz = occ.zone(host.schedule.host_zone())
-    since_ms = None if not since else occ.parse_instant(since, "since", tz)
-    until_ms = None if not until else occ.parse_instant(until, "until", tz)
-    plays = await host.playlog.plays(since_ms, until_ms, display_id, limit)
-    return [entry(p) for p in plays]
-
-
-SINCE = Parameter(
-    query="since",
-    default=None,
-    required=False,
-    pattern=INSTANT,
-    description="ISO 8601 (without an offset: the host's local time); plays that ended "
-    "before it are left out",
-)
-UNTIL = Parameter(
-    query="until",
-    default=None,
-    required=False,
-    pattern=INSTANT,
-    description="ISO 8601 (without an offset: the host's local time); plays that started "
-    "at or after it are left out",
-)
+SINCE = since_param("plays that ended before it are left out")
+UNTIL = until_param("plays that started at or after it are left out")
 DISPLAY = Parameter(query="displayId", default=None, required=False)
 #: the rules of a window no schema of one parameter can state
 WINDOW = (
@@ -121,6 +99,21 @@ WINDOW = (
 LIMIT = Parameter(query="limit", default=10_000, required=False, ge=1, le=MAX_LIMIT)
 
 
+async def plays(
+    host: Host,
+    since: str | None = SINCE,
+    until: str | None = UNTIL,
+    display_id: int | None = DISPLAY,
+    limit: int = LIMIT,
+) -> list[Entry]:
+    """The dependency ``entries``: the plays the query asks for, oldest first."""
+    since_ms, until_ms = window(host, since, until)
+    return [entry(p) for p in await host.playlog.plays(since_ms, until_ms, display_id, limit)]
+
+
+WINDOWED = {"entries": Provide(plays)}
+
+
 @get(
     "/playlog",
     tags=TAGS,
@@ -128,15 +121,10 @@ LIMIT = Parameter(query="limit", default=10_000, required=False, ge=1, le=MAX_LI
     responses=errors(),
     description=WINDOW,
     operation_class=Extension,
+    dependencies=WINDOWED,
 )
-async def playlog(
-    host: Host,
-    since: str | None = SINCE,
-    until: str | None = UNTIL,
-    display_id: int | None = DISPLAY,
-    limit: int = LIMIT,
-) -> PlayLogBody:
-    return PlayLogBody(await _entries(host, since, until, display_id, limit))
+async def playlog(entries: list[Entry]) -> PlayLogBody:
+    return PlayLogBody(entries)
 
 
 @get(
@@ -147,63 +135,44 @@ async def playlog(
     description=WINDOW,
     operation_class=Extension,
     media_type="text/csv",
+    dependencies=WINDOWED,
 )
-async def playlog_csv(
-    host: Host,
-    since: str | None = SINCE,
-    until: str | None = UNTIL,
-    display_id: int | None = DISPLAY,
-    limit: int = LIMIT,
-) -> Response[str]:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for e in await _entries(host, since, until, display_id, limit):
-        writer.writerow(
-            [
-                e.id,
-                e.displayId,
-                e.sourceId,
-                _cell(e.sourceName),
-                e.start,
-                e.end or "",
-                "" if e.durationSeconds is None else f"{e.durationSeconds:g}",
-                e.trigger,
-                _cell(e.cause),
-            ]
-        )
+async def playlog_csv(entries: list[Entry]) -> Response[str]:
     return Response(
-        out.getvalue(),
+        csv_text([CSV_COLUMNS, *(_cells(e) for e in entries)]),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="playlog.csv"'},
     )
 
 
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+def _cells(e: Entry) -> list[object]:
+    duration = "" if e.durationSeconds is None else f"{e.durationSeconds:g}"
+    return [
+        e.id,
+        e.displayId,
+        e.sourceId,
+        csv_cell(e.sourceName),
+        e.start,
+        e.end or "",
+        duration,
+        e.trigger,
+        csv_cell(e.cause),
+    ]
 
 
-@get(
-    "/playlog/settings",
-    tags=TAGS,
-    summary="How many days plays are kept",
-    responses=errors(),
-    operation_class=Extension,
-)
-async def get_retention(host: Host) -> Retention:
-    return Retention(host.playlog.retention_days())
+class Retention(msgspec.Struct):
+    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
 
 
-@put(
-    "/playlog/settings",
-    tags=TAGS,
-    summary="Set how many days plays are kept (older ones are forgotten)",
-    responses=errors(),
-    operation_class=Extension,
-)
-async def set_retention(host: Host, data: Retention) -> Retention:
-    return Retention(await host.playlog.set_retention_days(data.retentionDays))
-
-
-ROUTES = [playlog, playlog_csv, get_retention, set_retention]
+ROUTES = [
+    playlog,
+    playlog_csv,
+    *retention_routes(
+        "/playlog/settings",
+        TAGS,
+        "plays",
+        "older ones are forgotten",
+        lambda host: host.playlog,
+        Retention,
+    ),
+]

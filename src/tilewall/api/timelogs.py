@@ -1,0 +1,115 @@
+"""What the interface's two logs, the play log and the audit trail, share: a window of
+time given in the host's local time, CSV a spreadsheet opens without running a cell,
+and the setting of how many days are kept."""
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from litestar import get, put
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import Parameter
+
+from tilewall.api.common import Extension, errors
+from tilewall.api.resources.schedule import INSTANT
+from tilewall.host.host import Host
+from tilewall.host.schedule import occurrences as occ
+
+_LOCAL = "ISO 8601 (without an offset: the host's local time)"
+
+
+def since_param(left_out: str) -> Any:
+    """The query parameter ``since``; ``left_out`` says what of the log it leaves out."""
+    return Parameter(
+        query="since",
+        default=None,
+        required=False,
+        pattern=INSTANT,
+        description=f"{_LOCAL}; {left_out}",
+    )
+
+
+def until_param(left_out: str) -> Any:
+    """The query parameter ``until``; ``left_out`` says what of the log it leaves out."""
+    return Parameter(
+        query="until",
+        default=None,
+        required=False,
+        pattern=INSTANT,
+        description=f"{_LOCAL}; {left_out}",
+    )
+
+
+def window(host: Host, since: str | None, until: str | None) -> tuple[int | None, int | None]:
+    """``since`` and ``until`` as instants (ms), read in the host's time zone; 400 for a
+    date that does not exist."""
+    tz = occ.zone(host.schedule.host_zone())
+    since_ms = None if not since else occ.parse_instant(since, "since", tz)
+    until_ms = None if not until else occ.parse_instant(until, "until", tz)
+    return since_ms, until_ms
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """CSV records, each CRLF-terminated as RFC 4180 says."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return out.getvalue()
+
+
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class Retaining(Protocol):
+    """A log that forgets what is older than its retention."""
+
+    def retention_days(self) -> int: ...
+
+    async def set_retention_days(self, days: int) -> int: ...
+
+
+class Days(Protocol):
+    """The body of a retention setting."""
+
+    retentionDays: int
+
+
+Body = TypeVar("Body", bound=Days)
+
+
+def retention_routes(
+    path: str,
+    tags: list[str],
+    kept: str,
+    on_set: str,
+    log: Callable[[Host], Retaining],
+    body: Callable[[int], Body],
+) -> list[HTTPRouteHandler]:
+    """GET and PUT ``path``: how many days of ``kept`` the ``log`` keeps; ``on_set`` says
+    what setting it does at once."""
+
+    @get(
+        path,
+        tags=tags,
+        summary=f"How many days {kept} are kept",
+        responses=errors(),
+        operation_class=Extension,
+        signature_namespace={"Body": body},
+    )
+    async def get_retention(host: Host) -> "Body":
+        return body(log(host).retention_days())
+
+    @put(
+        path,
+        tags=tags,
+        summary=f"Set how many days {kept} are kept ({on_set})",
+        responses=errors(),
+        operation_class=Extension,
+        signature_namespace={"Body": body},
+    )
+    async def set_retention(host: Host, data: "Body") -> "Body":
+        return body(await log(host).set_retention_days(data.retentionDays))
+
+    return [get_retention, set_retention]
