@@ -16,6 +16,8 @@ GENESIS = "0" * 64
 
 
 def upgrade() -> None:
+    # written out, not taken from tables.audit: a migration is frozen history (the
+    # package's docstring says why; 0006 added to the table since)
     op.create_table(
         "audit",
         sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
