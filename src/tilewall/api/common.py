@@ -122,6 +122,23 @@ def host_of_scope(scope: Scope) -> Host:
 Method = Callable[..., Callable[[AnyCallable], HTTPRouteHandler]]
 
 
+def extension(
+    method: Method, path: str, tags: list[str], summary: str, *codes: int, **options: Any
+) -> Callable[[AnyCallable], HTTPRouteHandler]:
+    """An operation tilewall adds to the interface: tagged and marked as one in the
+    OpenAPI document, documenting its refusals ``codes``; it answers 200, a POST or a
+    DELETE too (as the interface's own do), not litestar's 201 and 204."""
+    return method(
+        path,
+        status_code=200,
+        tags=[EXTENSION_TAG, *tags],
+        summary=summary,
+        responses=errors(*codes),
+        operation_class=Extension,
+        **options,
+    )
+
+
 #: a resource's path parameter, taken by its name in the path (``zoneName``, ``zoneId``)
 PathKey = Callable[..., str]
 

@@ -5,7 +5,7 @@ import msgspec
 from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors
+from tilewall.api.common import Done, PathKey, PathName, errors, extension
 from tilewall.api.read_cache import EncodedOnce, answer_early
 from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route
 from tilewall.host.host import Host
@@ -96,38 +96,18 @@ async def list_mirrors(host: Host) -> Response[MirrorList]:
     return await MIRRORS.response(host)
 
 
-@post(
-    "/mirrorgroups",
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Create a mirror group",
-    responses=errors(404, 409),
-    operation_class=Extension,
-)
+@extension(post, "/mirrorgroups", TAGS, "Create a mirror group", 404, 409)
 async def create_mirror(host: Host, data: MirrorIn) -> MirrorBody:
     return shape(await host.topology.create_mirror(data.name, data.displayIds))
 
 
-@put(
-    BY_ID,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Update a mirror group",
-    responses=errors(404, 409),
-    operation_class=Extension,
-)
+@extension(put, BY_ID, TAGS, "Update a mirror group", 404, 409)
 async def update_mirror(host: Host, mirrorgroupId: str, data: MirrorUpdate) -> MirrorBody:
     group = host.topology.mirror(mirrorgroupId)
     return shape(await host.topology.update_mirror(group, data.name, data.displayIds))
 
 
-@delete(
-    BY_ID,
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Delete a mirror group",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(delete, BY_ID, TAGS, "Delete a mirror group", 404)
 async def delete_mirror(host: Host, mirrorgroupId: str) -> Done:
     group = host.topology.mirror(mirrorgroupId)
     await host.topology.delete_mirror(group)

@@ -5,13 +5,15 @@ from typing import Annotated
 import msgspec
 from litestar import Response, delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, NotBlank, errors
+from tilewall.api.common import Done, NotBlank, errors, extension
 from tilewall.api.read_cache import EncodedOnce, answer_early
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
 
 TAGS = ["Video walls"]
+#: the rules of a wall's monitors no schema can state
+WALL_RULES = "A wall names each display once, each monitor with a positive size: 400 otherwise."
 PATH = "/videowalls/{videoWallId:str}"
 
 
@@ -120,28 +122,21 @@ async def delete_wall(host: Host, videoWallId: str) -> Done:
     return Done(f"video wall {wall.name!r} deleted")
 
 
-@post(
+@extension(
+    post,
     "/videowalls",
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Create a video wall from displays and their geometry",
-    description="A wall names each display once, each monitor with a positive size: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
+    TAGS,
+    "Create a video wall from displays and their geometry",
+    404,
+    409,
+    description=WALL_RULES,
 )
 async def create_wall(host: Host, data: VideoWallIn) -> VideoWallBody:
     wall = await host.topology.create_wall(data.name, _specs(data.monitors), data.canvasGeometry)
     return shape(host, wall)
 
 
-@put(
-    PATH,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Update a video wall",
-    description="A wall names each display once, each monitor with a positive size: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
-)
+@extension(put, PATH, TAGS, "Update a video wall", 404, 409, description=WALL_RULES)
 async def update_wall(host: Host, videoWallId: str, data: VideoWallUpdate) -> VideoWallBody:
     monitors = None if data.monitors is None else _specs(data.monitors)
     wall = await host.topology.update_wall(videoWallId, data.name, monitors, data.canvasGeometry)

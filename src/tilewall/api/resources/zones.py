@@ -8,7 +8,7 @@ from litestar import Response, delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathKey, PathName, errors, keyed_by
+from tilewall.api.common import Done, PathKey, PathName, errors, extension, keyed_by
 from tilewall.api.read_cache import EncodedOnce, answer_early
 from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route, switch_route
 from tilewall.host.errors import Invalid
@@ -49,6 +49,11 @@ class ZoneList(msgspec.Struct):
     zones: list[ZoneFull]
 
 
+#: the rules of a zone's displays no schema can state
+ZONE_RULES = (
+    "The displays of a zone are displays of its wall, each given once, and its control "
+    "display is one of them: 400 otherwise."
+)
 ZoneDisplayIds = Annotated[
     list[int], msgspec.Meta(description="Displays of the zone's video wall, each given once.")
 ]
@@ -177,16 +182,7 @@ async def rename_zone(
     return short(await host.topology.update_zone(zone, new_name, None, None))
 
 
-@post(
-    "/zones",
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Create a zone",
-    description="The displays of a zone are displays of its wall, each given once, and its control "
-    "display is one of them: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
-)
+@extension(post, "/zones", TAGS, "Create a zone", 404, 409, description=ZONE_RULES)
 async def create_zone(host: Host, data: ZoneIn) -> ZoneFull:
     zone = await host.topology.create_zone(
         data.zoneName, data.videowallId, data.displayIds, data.controlDisplayId
@@ -194,29 +190,14 @@ async def create_zone(host: Host, data: ZoneIn) -> ZoneFull:
     return full(host, zone)
 
 
-@put(
-    BY_ID,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Update a zone (name, displays)",
-    description="The displays of a zone are displays of its wall, each given once, and its control "
-    "display is one of them: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
-)
+@extension(put, BY_ID, TAGS, "Update a zone (name, displays)", 404, 409, description=ZONE_RULES)
 async def update_zone(host: Host, zoneId: str, data: ZoneUpdate) -> ZoneFull:
     zone = host.topology.zone(zoneId)
     await host.topology.update_zone(zone, data.zoneName, data.displayIds, data.controlDisplayId)
     return full(host, zone)
 
 
-@delete(
-    BY_ID,
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Delete a zone",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(delete, BY_ID, TAGS, "Delete a zone", 404)
 async def delete_zone(host: Host, zoneId: str) -> Done:
     zone = host.topology.zone(zoneId)
     await host.topology.delete_zone(zone)
