@@ -25,7 +25,7 @@ from litestar.types import ASGIApp, ControllerRouterHandler, Message, Receive, S
 from tilewall import __version__
 from tilewall.api import accesslog, console_events, openapi, read_cache, routing, scoped_lists
 from tilewall.api.accesslog import access_log
-from tilewall.api.auth import COOKIE, require_media_access, require_session, token_in
+from tilewall.api.auth import COOKIE, require_media_access, require_session, scope_refused, token_in
 from tilewall.api.common import Extension, host_of_scope
 from tilewall.api.errors import HANDLERS
 from tilewall.api.forwarding import group_forwarding
@@ -400,6 +400,7 @@ def create_app(
     app = App(
         route_handlers=routes,
         exception_handlers=HANDLERS,
+        after_exception=[scope_refused],
         dependencies={"host": Provide(host_of_scope, sync_to_thread=False)},
         middleware=[access_log, options_allow, metrics.middleware, group_forwarding(_host_of)],
         before_send=[security_headers, metrics.count],

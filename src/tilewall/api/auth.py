@@ -15,7 +15,7 @@ from tilewall.api.routing import FALLBACK
 from tilewall.host import audit
 from tilewall.host.access.accounts import Accounts, session_handle
 from tilewall.host.access.roles import refusal
-from tilewall.host.access.scopes import acting_as
+from tilewall.host.access.scopes import OutsideScope, acting_as
 from tilewall.host.topology.keys import held_by_a_locked_station
 
 COOKIE = "JSESSIONID"
@@ -89,11 +89,25 @@ async def _authorize(
     account = accounts.account(user)
     refused = refusal(user, account, required(operation))
     if refused is not None:
-        await accounts.refused_for_role(actor, operation, refused)
+        await accounts.record_refusal(actor, operation, refused)
         raise PermissionDeniedException(refused)
     if account is not None:
         acting_as(user, account)
         scoped_lists.note(request, operation)
+
+
+async def scope_refused(error: Exception, scope: Any) -> None:
+    """An ``after_exception`` hook: an operation refused because it reaches outside the
+    operator's scope (raised by the domain, after :func:`require_session`) is recorded
+    in the audit trail, as a refusal for the role is, before the 403 is answered. If the
+    store cannot record it, the hook raises and the request answers 503 instead."""
+    if not isinstance(error, OutsideScope):
+        return
+    actor = audit.ACTOR.get()
+    if actor is None:  # refused to nobody's request: the host's own action
+        return
+    accounts = provide_host(scope["app"].state).accounts
+    await accounts.record_refusal(actor, audit.OPERATION.get(), str(error), error.target)
 
 
 def operation_of(scope: Any) -> str:

@@ -2,23 +2,31 @@
 request outside the role answers 403 naming what is missing and changes nothing (the
 whole matrix of operations: test_role_matrix.py)."""
 
+import hashlib
 from typing import Any
 
 from tests.support.app import host_of, run
 from tests.support.http import ADMIN, PASSWORD, Api, error, login, ok
+from tests.support.ports import FailingWrites
 from tests.support.sources import create_source
 from tests.support.topology import make_wall
-from tilewall.host.access.roles import Account, Role
+from tilewall.host.access.roles import Account, Role, Scope
 
 WALL = {"name": "Lobby", "monitors": []}
 
 
-def add_user(api: Api, name: str, role: Role, password: str = "a-fine-password") -> None:
-    run(api, host_of(api).accounts.add_user, name, password, Account("", role))
+def add_user(
+    api: Api,
+    name: str,
+    role: Role,
+    password: str = "a-fine-password",
+    scope: Scope | None = None,
+) -> None:
+    run(api, host_of(api).accounts.add_user, name, password, Account("", role, scope))
 
 
-def as_user(api: Api, name: str, password: str = "a-fine-password") -> None:
-    login(api, user=name, password=password)
+def as_user(api: Api, name: str, password: str = "a-fine-password") -> str:
+    return login(api, user=name, password=password)
 
 
 def test_the_first_user_is_an_administrator(api: Api) -> None:
@@ -105,6 +113,51 @@ def test_an_operation_refused_for_the_role_is_in_the_audit_trail(api: Api) -> No
     assert "not allowed for the role viewer" in newest["outcome"]
     assert newest["changes"] == []
     assert newest["target"]["id"] == "reception"
+
+
+def test_an_operation_outside_the_scope_is_in_the_audit_trail(api: Api) -> None:
+    wall = make_wall(api, "Scoped wall")
+    left, right = wall.zone_id("Left"), wall.zone_id("Right")
+    source = create_source(api, name="Scoped page")["sourceId"]
+    add_user(api, "desk", Role.OPERATOR, scope=Scope.of(zones=[left], sources=[source]))
+    session = as_user(api, "desk")
+    message = error(api.put(f"/zones/{right}/switch", json={"sourceId": source}), 403, "scope")
+    error(api.put("/system/broadcast/start", json=_ALERT), 403, "scope", "every display")
+    ok(api.put(f"/zones/{left}/switch", json={"sourceId": source}))
+    login(api, user=ADMIN, password=PASSWORD)
+    assert ok(api.get(f"/zones/{right}"))["playingSourceId"] != source
+    entries = ok(api.get("/audit", params={"user": "desk"}))["entries"]
+    assert [e["operation"] for e in entries[:3]] == [
+        "PUT /api/zones/{zoneId}/switch",
+        "PUT /api/system/broadcast/start",
+        "PUT /api/zones/{zoneId}/switch",
+    ]
+    allowed, alert, switch = entries[:3]
+    assert allowed["outcome"] == "ok" and allowed["target"]["id"] == left
+    assert switch["outcome"] == f"refused: {message}"
+    assert "outside the scope of 'desk'" in switch["outcome"]
+    assert switch["target"] == {"kind": "zone", "id": right, "name": "Right"}
+    assert switch["changes"] == []
+    assert switch["address"] == "testclient"
+    assert switch["session"] == hashlib.sha256(session.encode()).hexdigest()[:12]
+    assert alert["target"] == {"kind": "display", "id": "*", "name": "every display"}
+    assert "a broadcast alert reaches every display" in alert["outcome"]
+
+
+def test_a_scope_refusal_the_store_cannot_record_answers_503(api: Api) -> None:
+    wall = make_wall(api, "Scoped wall")
+    left, right = wall.zone_id("Left"), wall.zone_id("Right")
+    add_user(api, "desk", Role.OPERATOR, scope=Scope.of(zones=[left]))
+    accounts = host_of(api).accounts
+    failing = FailingWrites(accounts._store)
+    as_user(api, "desk")
+    accounts._store = failing
+    failing.failing = True
+    try:
+        error(api.put(f"/zones/{right}/stop"), 503, "cannot write")
+    finally:
+        accounts._store = failing.real
+    error(api.put(f"/zones/{right}/stop"), 403, "scope")
 
 
 def test_changes_of_users_are_in_the_audit_trail_without_passwords(api: Api) -> None:

@@ -176,11 +176,14 @@ class Accounts(ManagedUsers):
             return None
         return await self.open_session(user, keep, address)
 
-    async def refused_for_role(self, actor: audit.Actor, operation: str, why: str) -> None:
-        """Record in the audit trail an operation refused for the user's role."""
+    async def record_refusal(
+        self, actor: audit.Actor, operation: str, why: str, target: audit.Target | None = None
+    ) -> None:
+        """Record in the audit trail an operation refused to ``actor``: for its role (the
+        target is the user), or outside its scope (``target``: what it reached)."""
         if self._store is None:
             return
-        target = audit.Target("user", actor.user, actor.user)
+        target = target or audit.Target("user", actor.user, actor.user)
         record = audit.event(_now_ms(), actor, operation, target, None, f"refused: {why}")
         await self._store.append_audit([record])
 

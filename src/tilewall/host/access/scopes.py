@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from tilewall.host.access.roles import Account, Scope, limits_reads
+from tilewall.host.audit import Target
 from tilewall.host.errors import Forbidden, Invalid
 from tilewall.host.memory import State
 from tilewall.host.model import Action, Preset
@@ -106,11 +107,38 @@ def covers(state: State, scope: Scope, kind: str, key: str | int) -> bool:
     raise ValueError(f"no scope covers a {kind}")
 
 
+class OutsideScope(Forbidden):
+    """An operation reaches outside the acting operator's scope; ``target`` is what it
+    reached first that the scope does not cover (the audit trail records it)."""
+
+    def __init__(self, message: str, target: Target) -> None:
+        super().__init__(message)
+        self.target = target
+
+
 _WHAT = {"wall": "video wall", "zone": "zone", "mirror": "mirror group"}
+#: what an operation that reaches every display is recorded as reaching
+EVERY_DISPLAY = Target("display", "*", "every display")
+
+
+def _name(state: State, kind: str, key: str | int) -> str:
+    """How the audit trail names the object: its name (a display: its station's seat,
+    as entries of its changes do)."""
+    if kind == "display":
+        display = state.displays.get(int(key))
+        return "" if display is None else display.seat_id
+    named: dict[str, Mapping[str, _Named]] = {
+        "wall": state.walls,
+        "zone": state.zones,
+        "mirror": state.mirrors,
+        "source": state.sources,
+    }
+    found = named.get(kind, {}).get(str(key))
+    return "" if found is None else found.name
 
 
 def require(state: State, targets: Iterable[tuple[str, str | int]]) -> None:
-    """Raise :class:`Forbidden` unless the acting user's scope covers every (kind, id)."""
+    """Raise :class:`OutsideScope` unless the acting user's scope covers every (kind, id)."""
     acting = scope_of_actor()
     if acting is None:
         return
@@ -118,19 +146,21 @@ def require(state: State, targets: Iterable[tuple[str, str | int]]) -> None:
     for kind, key in targets:
         if not covers(state, scope, kind, key):
             what = _WHAT.get(kind, kind)
-            raise Forbidden(
+            raise OutsideScope(
                 f"outside the scope of {user!r}: {what} {key!r} is not among what this "
-                "operator may act on; nothing was changed"
+                "operator may act on; nothing was changed",
+                Target(kind, str(key), _name(state, kind, key)),
             )
 
 
 def require_unlimited(what: str) -> None:
-    """Raise :class:`Forbidden` when the acting user has a scope: ``what`` reaches
+    """Raise :class:`OutsideScope` when the acting user has a scope: ``what`` reaches
     beyond any scope (every display of the host)."""
     acting = scope_of_actor()
     if acting is not None:
-        raise Forbidden(
-            f"outside the scope of {acting[0]!r}: {what} reaches every display; nothing was changed"
+        raise OutsideScope(
+            f"outside the scope of {acting[0]!r}: {what} reaches every display; nothing was changed",
+            EVERY_DISPLAY,
         )
 
 
