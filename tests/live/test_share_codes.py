@@ -93,6 +93,39 @@ async def test_a_presentation_display_always_shows_a_code_but_not_over_a_share(
     assert _overlay(host, display) is None
 
 
+async def test_a_guests_share_is_recorded_as_a_guest_with_the_code_display_and_address(
+    host: Any, guest: httpx.Client
+) -> None:
+    display = new_display(host)
+    code = host.ok("PUT", f"/shares/codes/{display}", json={"minutes": 5})["code"]
+    sharer = Sharer(host.url)
+    started = sharer.start(guest, "display", str(display), code=code, name="admin")
+    assert started.status_code == 201, started.text
+    await sharer.connect()
+    await sharer.send(10)
+    assert playing(host, display) == sharer.source_id
+    await sharer.close()
+    wait_until(lambda: playing(host, display) != sharer.source_id, 10, what="the share ended")
+    entries = host.ok("GET", "/audit", params={"limit": 1000})["entries"]
+    of_share = [e for e in entries if sharer.source_id in str(e["changes"])]
+    # newest first: started (its source made, the code used up), shown, ended
+    assert [e["operation"] for e in of_share] == ["share: end", "share: show", "POST /api/shares"]
+    for entry in of_share:
+        assert entry["user"] == "guest"  # never the name the guest gave
+        assert entry["address"] == "127.0.0.1"
+        assert entry["session"] == f"display {display}"
+        assert entry["outcome"] == "ok"
+    made = of_share[-1]
+    assert made["target"] == {
+        "kind": "source",
+        "id": sharer.source_id,
+        "name": "Screen of admin (guest)",
+    }
+    assert {c["kind"] for c in made["changes"]} >= {"source"}
+    shown = of_share[1]
+    assert shown["target"]["kind"] == "display" and shown["target"]["id"] == str(display)
+
+
 def test_showing_and_hiding_codes_checks_thenew_display(host: Any) -> None:
     error(host.call("PUT", "/shares/codes/99999"), 404, "display")
     error(host.call("PUT", f"/shares/codes/{new_display(host)}", json={"minutes": 0}), 400)

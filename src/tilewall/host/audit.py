@@ -26,6 +26,9 @@ GENESIS = "0" * 64
 REDACTED = "(redacted)"
 #: the host's own actors, for what no user asked for
 SCHEDULE, FAILOVER, AGENT, HOST = "schedule", "failover", "agent", "host"
+#: who shares a screen with a display's code, without a session (the code's display is
+#: named where a session would be)
+GUEST = "guest"
 #: what a change is when nothing named its operation
 UNNAMED = "change"
 OK = "ok"

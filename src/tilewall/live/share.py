@@ -227,7 +227,7 @@ class ShareIngests:
     def end_soon(self, share_id: str) -> None:
         """End the share in a task of its own (from a callback, or a connection that
         is going)."""
-        task = asyncio.get_running_loop().create_task(self._shares.end(share_id))
+        task = asyncio.get_running_loop().create_task(self._shares.end(share_id, True))
         self._tasks.add(task)
         task.add_done_callback(self._ended)
 

@@ -13,11 +13,12 @@ Shares live in the memory of the host that takes their frames: a host that resta
 finds its screen-share sources without a sharer and deletes them (:meth:`clear_stale`).
 """
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tilewall.host import triggers
+from tilewall.host import audit, triggers
 from tilewall.host.content import catalogue
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
@@ -31,6 +32,9 @@ from tilewall.host.topology.walls import Topology
 TargetKind = Literal["display", "zone", "mirror", "wall"]
 TARGET_KINDS: tuple[TargetKind, ...] = ("display", "zone", "mirror", "wall")
 MAX_SHARER_NAME = 60
+#: what the audit trail names a guest's start of a share (without the interface's name
+#: for it), the share shown at its first picture, and ended by its sharer
+START, SHOW, END = "share: start", "share: show", "share: end"
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,9 @@ class Share:
     previous: dict[tuple[str, str], Timeline] = field(default_factory=dict)
     #: the displays it plays on (their share codes are hidden meanwhile)
     covered: list[int] = field(default_factory=list)
+    #: who started it, for the audit trail: what the share does later (shown at its
+    #: first picture, ended when its sharer goes) is done by them
+    actor: audit.Actor = field(default_factory=audit.current_actor)
 
 
 Player = Display | Zone | MirrorGroup
@@ -155,10 +162,13 @@ class Shares:
         when given); the code is used up. See :meth:`ShareCodes.check`."""
         found = self.codes.check(code, address, display_id)
         name = " ".join(name.split())[: MAX_SHARER_NAME - 8]
-        share = await self.start(
-            ShareTarget("display", str(found)), f"{name} (guest)" if name else "guest", True
-        )
-        await self.codes.used(found)
+        # recorded as a guest, never by the name they give (anyone may give any name)
+        guest = audit.Actor(audit.GUEST, address, f"display {found}")
+        with audit.acting(guest, audit.OPERATION.get() or START):
+            share = await self.start(
+                ShareTarget("display", str(found)), f"{name} (guest)" if name else "guest", True
+            )
+            await self.codes.used(found)
         return share
 
     async def show(self, share_id: str) -> None:
@@ -172,23 +182,27 @@ class Shares:
         except (NotFound, Conflict):
             return  # the target went meanwhile: the share is a source all the same
         share.shown = True
-        with triggers.triggered_by("share", share.shared_by):
-            for player in players:
-                share.previous[(player.kind, _key(player.obj))] = player.timeline
-                await self._playback.switch(player, source)
-        share.covered = _covered(players)
-        await self.codes.cover(share.covered, True)
+        with audit.acting(share.actor, SHOW):
+            with triggers.triggered_by("share", share.shared_by):
+                for player in players:
+                    share.previous[(player.kind, _key(player.obj))] = player.timeline
+                    await self._playback.switch(player, source)
+            share.covered = _covered(players)
+            await self.codes.cover(share.covered, True)
 
-    async def end(self, share_id: str) -> None:
-        """End the share: its targets back to what they played, its source deleted."""
+    async def end(self, share_id: str, by_sharer: bool = False) -> None:
+        """End the share: its targets back to what they played, its source deleted; as
+        its sharer did (``by_sharer``: they stopped, or never connected), else as the
+        current context says (a user ended it)."""
         share = self._shares.pop(share_id, None)
         if share is None:
             return
-        source = self._core.state.sources.get(share_id)
-        if source is not None:
-            await self._restore(share, source)
-        if share.covered:
-            await self.codes.cover(share.covered, False)
+        with audit.acting(share.actor, END) if by_sharer else contextlib.nullcontext():
+            source = self._core.state.sources.get(share_id)
+            if source is not None:
+                await self._restore(share, source)
+            if share.covered:
+                await self.codes.cover(share.covered, False)
         for told in self.ended:
             told(share_id)
 
