@@ -8,6 +8,13 @@ operations about the member itself (its machine, its failover settings) are answ
 by the member addressed. When no member is active, or the active one cannot be
 reached, the write answers 503 with a message naming the active host where known.
 
+The active member takes the client's address (for the audit trail, the login throttle,
+a guest's share) from a forwarded write only when the standby proves it is a member: its
+``X-Forwarded-For`` comes with ``X-Tilewall-Forwarded-Proof``, an HMAC-SHA256 under the
+members' secret (in the group's database) of the member, the address, the method, the
+path and the time. Anyone else's ``X-Forwarded-For`` (and a proof that does not hold) is
+ignored: the address is the connection's.
+
 An active member that stalled (frozen, its connections open) would hold a forwarded
 write for the whole stall: a write not answered within :data:`PATIENCE_S` is given up
 with a 503 as soon as the active member's lease is late (it renews it every second), or
@@ -17,6 +24,8 @@ to it again.
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -56,6 +65,11 @@ MEMBER_LOCAL = (
 )
 #: set on a forwarded request (naming the member that forwarded it)
 FORWARDED = "x-tilewall-forwarded-by"
+#: the client's address a standby forwards a write for, and the proof that a member says so
+FORWARDED_FOR = "x-forwarded-for"
+PROOF = "x-tilewall-forwarded-proof"
+#: how old a proof may be (the members' clocks differ a little)
+PROOF_AGE_S = 300.0
 #: on the answer to a write of a member of a group: the revision the active member has
 #: committed when it answers (the write's own, or a later one)
 REVISION = "x-tilewall-revision"
@@ -76,6 +90,33 @@ _HOP = frozenset(
         "content-encoding",
     }
 )
+
+
+def proof(key: bytes, member: str, client: str, method: str, path: str, at_ms: int) -> str:
+    """What a member signs a forwarded write's client address with: ``<at_ms>.<hmac>``."""
+    message = "\n".join((member, client, method, path, str(at_ms))).encode()
+    return f"{at_ms}.{hmac.new(key, message, hashlib.sha256).hexdigest()}"
+
+
+def vouched_client(scope: Scope, key: bytes) -> str | None:
+    """The client address a member of the group forwarded this request for, when its
+    proof holds under ``key``; None otherwise (not forwarded, or not by a member)."""
+    member, client, given = (_header(scope, h.encode()) for h in (FORWARDED, FORWARDED_FOR, PROOF))
+    if not key or member is None or client is None or given is None:
+        return None
+    stamp = given.partition(".")[0]
+    if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 16):
+        return None
+    if abs(time.time() - int(stamp) / 1000) > PROOF_AGE_S:
+        return None
+    method, path = str(scope.get("method", "")), str(scope.get("path", ""))
+    expected = proof(key, member, client, method, path, int(stamp))
+    # as bytes: a header may hold what no ASCII string comparison takes
+    return client if hmac.compare_digest(expected.encode(), given.encode("latin-1")) else None
+
+
+#: what only a member says of a forwarded write: never passed on from a client
+_SAID_BY_MEMBERS = frozenset(h.encode() for h in (FORWARDED, FORWARDED_FOR, PROOF))
 
 
 def member_local(path: str) -> bool:
@@ -144,6 +185,9 @@ def group_forwarding(host_of: Callable[[Scope], Host | None]) -> Callable[[ASGIA
             forwarded = _header(scope, FORWARDED.encode()) is not None
             if host.hostgroup.serving:
                 member = host.hostgroup.coordination is not None
+                vouched = vouched_client(scope, host.hostgroup.member_key) if member else None
+                if vouched is not None:  # what follows sees the client, not the standby
+                    scope["client"] = (vouched, 0)
                 await app(scope, receive, _with_revision(send, host) if member else send)
                 return
             await _forward(host, scope, receive, send, forwarded, client)
@@ -201,12 +245,17 @@ async def _forward(
     headers = [
         (k.decode("latin-1"), v.decode("latin-1"))
         for k, v in scope.get("headers", [])
-        if k.decode("latin-1").lower() not in _HOP or k.lower() == b"content-length"
+        if (k.decode("latin-1").lower() not in _HOP or k.lower() == b"content-length")
+        and k.lower() not in _SAID_BY_MEMBERS
     ]
-    headers.append((FORWARDED, status.member_id if status else "?"))
+    member_id = status.member_id if status else "?"
+    headers.append((FORWARDED, member_id))
     client_ip = (scope.get("client") or ("", 0))[0]
-    if client_ip:
-        headers.append(("x-forwarded-for", client_ip))
+    key = host.hostgroup.member_key
+    if client_ip and key:
+        at_ms = int(time.time() * 1000)
+        signed = proof(key, member_id, client_ip, method, str(scope["path"]), at_ms)
+        headers += [(FORWARDED_FOR, client_ip), (PROOF, signed)]
     query = scope.get("query_string", b"").decode("latin-1")
     raw = scope.get("raw_path") or scope["path"].encode()
     url = active + raw.decode("latin-1") + (f"?{query}" if query else "")

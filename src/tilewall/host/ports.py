@@ -239,6 +239,13 @@ class GroupCoordination(Protocol):
     @property
     def member_id(self) -> str: ...
 
+    @property
+    def member_key(self) -> bytes:
+        """The members' secret, known to those who can read the group's database: a
+        standby signs with it what it says of a write it forwards (b"" before
+        :meth:`start`)."""
+        ...
+
     async def start(self, events: GroupEvents) -> None:
         """Register this member, load the state (as a standby) and contend for the
         active role from now on."""

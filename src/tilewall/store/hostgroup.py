@@ -84,6 +84,7 @@ class PostgresHostGroup:
         self._lease = Lease(lease_s)
         self._recorded: frozenset[int] = frozenset()
         self._watchdog: asyncio.Task[None] | None = None
+        self._member_key = b""
         store.fence = Fence(member_id, self._refusal, held=self._lease.held)
 
     def identify(self, system_id: str, host_name: Callable[[], str]) -> None:
@@ -96,6 +97,10 @@ class PostgresHostGroup:
     @property
     def member_id(self) -> str:
         return self._member_id
+
+    @property
+    def member_key(self) -> bytes:
+        return self._member_key
 
     def status(self) -> GroupStatus:
         return replace(self._status, revision=self._store.revision, lease=self._lease.record)
@@ -112,6 +117,7 @@ class PostgresHostGroup:
     async def start(self, events: GroupEvents) -> None:
         self._events = events
         self._follower.events = events
+        self._member_key = await self._store.member_key()
         snapshot = await self._store.snapshot()
         await events.replaced(snapshot)
         self._store.advance(snapshot.revision)

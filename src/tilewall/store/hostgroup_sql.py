@@ -79,6 +79,15 @@ async def revision_of(conn: AsyncConnection) -> int:
     return int(value or 0)
 
 
+async def member_key(engine: AsyncEngine) -> bytes:
+    """The members' secret (``group_state.member_key``; b"" where none was made)."""
+    state = tables.group_state
+    async with engine.connect() as conn:
+        found = await conn.execute(sa.select(state.c.member_key).where(state.c.id == 1))
+        key = found.scalar()
+    return bytes.fromhex(key) if key else b""
+
+
 async def snapshot(engine: AsyncEngine) -> Snapshot:
     """Everything, as of one instant (one REPEATABLE READ transaction)."""
     async with engine.connect() as conn:

@@ -196,6 +196,13 @@ class PostgresStore(SqlStore):
         except self.failures as error:
             raise StoreFailed(f"the group's state cannot be read: {describe(error)}") from error
 
+    async def member_key(self) -> bytes:
+        """The members' secret, which a standby signs what it forwards with."""
+        try:
+            return await hostgroup_sql.member_key(self._engine)
+        except self.failures as error:
+            raise StoreFailed(f"the group's key cannot be read: {describe(error)}") from error
+
     async def log_since(self, revision: int) -> list[tuple[int, list[list[str]]]]:
         return await hostgroup_sql.log_since(self._engine, revision)
 

@@ -71,6 +71,9 @@ group_state = sa.Table(
     sa.Column("handover_to", sa.String, nullable=True),
     #: when the active member last renewed its lease (ms, the database's clock)
     sa.Column("lease_ms", sa.BigInteger, nullable=True),
+    #: the members' secret: a standby signs the client's address of a write it forwards
+    #: with it (hex, made by the migration that added it)
+    sa.Column("member_key", sa.String, nullable=True),
 )
 
 #: every host that runs on the database: where it serves, its role, and when it last

@@ -103,6 +103,11 @@ class HostGroup:
     def member_id(self) -> str | None:
         return None if self.coordination is None else self.coordination.member_id
 
+    @property
+    def member_key(self) -> bytes:
+        """The members' secret (b"" for a host on its own store)."""
+        return b"" if self.coordination is None else self.coordination.member_key
+
     def status(self) -> GroupStatus | None:
         """The group as this member sees it; None for a host on its own store."""
         return None if self.coordination is None else self.coordination.status()
