@@ -16,7 +16,7 @@ TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
   ``tilewall_store_committed_changes_total`` (changes committed in them);
 - ``tilewall_live_frames_in_total``, ``..._frames_sent_total``,
   ``..._frames_dropped_total``, ``..._bytes_in_total``, ``..._bytes_sent_total``,
-  ``..._connections_total``, ``..._encoders_total`` and ``tilewall_live_viewers``, by
+  ``..._connections_total``, ``..._opened_total``, ``..._encoders_total`` and ``tilewall_live_viewers``, by
   live source id (docs/live.md);
 - ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
   in a group also ``tilewall_group_generation`` (bumped by every change of active
@@ -185,6 +185,7 @@ class LiveCollector(Collector):
         ("bytes_in", "Bytes of video read from the live input"),
         ("bytes_sent", "Bytes of frames sent to viewers"),
         ("connections", "Times the live input was opened (first try and reconnects)"),
+        ("opened", "Times the live input opened and gave a picture (connections less failures)"),
         ("encoders", "Transcoders made for the input (one per opening, never per viewer)"),
     )
 

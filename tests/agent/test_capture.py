@@ -74,7 +74,8 @@ async def test_the_agent_encodes_the_device_and_the_host_relays_it(
             assert late.frames[0].key
 
         # the agent goes: the picture holds, the status says why; it comes back
-        agent.stop()
+        # (off the event loop: the viewer keeps reading, and answering pings, meanwhile)
+        await asyncio.to_thread(agent.stop)
         await collect(socket, seen, lambda s: "reconnecting" in s.states(), timeout=15)
         assert "went away" in _status(host, source_id)["message"]
         agent.start()

@@ -5,6 +5,7 @@ into a temporary directory. No figure is asserted; speed is measured by
 
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -125,11 +126,13 @@ def test_the_renderer_measurement_runs(tmp_path: Path) -> None:
     [start] = result["starts"]
     assert -5.0 < start["lateMs"] < 100.0  # the clock started when play() was called
     assert -20.0 < start["framesMs"] < 20.0  # within about a refresh of its own clock
-    # under the receiver's rate bias the frames follow the clock through every 2 ms step
-    # (under a cadence they would lose each step, 16 ms over the run)
+    # under the receiver's rate bias the frames follow the clock through every 2 ms step;
+    # under a cadence they would lose each step: a trend of -2 ms a step, 16 ms over the
+    # run. A loaded machine adds a few ms to single steps either way, not a trend.
     biased = result["rates"]["bias"]
-    assert len([e for e in biased["frames_vs_clock_ms"] if e is not None]) == 9, biased
-    assert biased["range_ms"] < 8.0, biased
+    errors = [e for e in biased["frames_vs_clock_ms"] if e is not None]
+    assert len(errors) == 9, biased
+    assert abs(statistics.linear_regression(range(9), errors).slope) < 1.0, biased
 
 
 @pytest.mark.timeout(120)

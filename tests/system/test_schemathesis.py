@@ -176,6 +176,12 @@ RULES_IN_WORDS = [
         "dates must exist; a window ends after it starts",
     ),
     InWords(
+        r"POST /api/shares",
+        r"^say where to share|^a guest shares to a display only",
+        "a logged-in user names the target and its id; a guest shares to the display "
+        "showing the code, and to no other target",
+    ),
+    InWords(
         r"PUT /api/serial/\{seatID\}/port",
         r"^serial devices are paths under /dev|needs a host and a port number|not a valid URL",
         "a device path has no '..'; a port number is at most 65535; a bracketed host is an "

@@ -66,6 +66,8 @@ class Counts:
     bytes_sent: int = 0
     encoders: int = 0
     connections: int = 0
+    #: the connections that gave a picture (connections less the failed tries)
+    opened: int = 0
 
 
 class Viewer:
@@ -157,6 +159,8 @@ class Relay:
         self._config: str | None = None
         self._status = LiveStatus()
         self._ever_live = False
+        #: the current connection to the input gave a picture (counted in ``opened``)
+        self._connection_shown = False
         self._rate = _Rate()
         self._live_message = "live"
 
@@ -247,10 +251,14 @@ class Relay:
     def connecting(self, reader: Feed | None) -> None:
         if reader is self._reader:
             self.counts.connections += 1
+            self._connection_shown = False
 
     def picture(self, reader: Feed | None, picture: Picture, codec: str, transcoded: bool) -> None:
         if reader is not self._reader:
             return
+        if not self._connection_shown:
+            self._connection_shown = True
+            self.counts.opened += 1
         self._config = wire.config(picture)
         self._status = replace(
             self._status,

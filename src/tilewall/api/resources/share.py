@@ -113,9 +113,10 @@ def _ingests(request: Request[Any, Any, Any]) -> ShareIngests:
     summary="Start a screen share",
     description=(
         "Makes a 'Screen share' source, to be shown on the target as soon as its first "
-        "picture comes. A logged-in user shares to any target; without a session, a guest "
-        "gives the code a display shows (docs/share.md) and shares to that display only "
-        "(403 for a wrong code, 429 after too many). The answer's ingest path and token "
+        "picture comes. A logged-in user shares to any target and must name it (target "
+        "and id: 400 without them); without a session, a guest gives the code a display "
+        "shows (docs/share.md) and shares to that display only (400 for another target, "
+        "403 for a wrong code, 429 after too many). The answer's ingest path and token "
         "are where the sharer's browser sends its encoded frames (a WebSocket); a share "
         "whose sharer does not connect within 15 s ends."
     ),
