@@ -30,6 +30,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import sys
 import tempfile
 import time
@@ -214,7 +215,9 @@ def part_join(
         cold = []
         for _ in range(max(1, repeats // 5)):
             cold.append(await first_frame())
-            await asyncio.sleep(7)  # past the linger: closed again
+            # past the linger (closed again), and at another point of the source's GOP
+            # each time: a whole number of seconds would join at the same one always
+            await asyncio.sleep(7 + random.random())
         async with connect(url, additional_headers=headers, max_size=1 << 24) as keeper:
             await _frame(keeper, 20)
             reading = asyncio.create_task(drain(keeper))

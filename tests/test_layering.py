@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "platform": {"host"},
     "receivers": {"host", "reaches"},
     "live": {"host"},
-    "api": {"host", "receivers", "live"},
+    "api": {"host", "receivers", "live", "reaches"},
     "client": set(),
     "commands": {"client"},
     "agent": {"client"},

@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 QUEUE_FRAMES = 120
 
 Send = Callable[[bytes | str], Awaitable[None]]
+#: writes a frame to the connection at once if it can take it now (True), without
+#: waiting; False: nothing was written, the frame goes through the queue and ``Send``
+Direct = Callable[[bytes], bool]
 
 
 class Feed(Protocol):
@@ -73,8 +76,10 @@ class Counts:
 class Viewer:
     """One connection showing the stream: a queue of what is still to be sent to it."""
 
-    def __init__(self, send: Send, limit: int = QUEUE_FRAMES) -> None:
+    def __init__(self, send: Send, limit: int = QUEUE_FRAMES, direct: Direct | None = None) -> None:
         self._send = send
+        self._direct = direct
+        self._sending = False
         self._limit = limit
         self._queue: collections.deque[bytes | str] = collections.deque()
         self._frames = 0
@@ -102,6 +107,11 @@ class Viewer:
             if not key:
                 self._skipping = True
                 return
+        direct = self._direct
+        if direct is not None and not self._queue and not self._sending and direct(data):
+            counts.frames_sent += 1
+            counts.bytes_sent += len(data)
+            return
         self._queue.append(data)
         self._frames += 1
         self._ready.set()
@@ -115,7 +125,11 @@ class Viewer:
                 item = self._queue.popleft()
                 if isinstance(item, bytes):
                     self._frames -= 1
-                await self._send(item)
+                self._sending = True
+                try:
+                    await self._send(item)
+                finally:
+                    self._sending = False
                 if isinstance(item, bytes):
                     counts.frames_sent += 1
                     counts.bytes_sent += len(item)

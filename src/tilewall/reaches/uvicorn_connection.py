@@ -46,7 +46,7 @@ PROTOCOL_ATTRIBUTES = (
 
 
 class DirectWriter:
-    """Writes text frames to one connection's transport while that is safe."""
+    """Writes frames to one connection's transport while that is safe."""
 
     __slots__ = ("_protocol",)
 
@@ -56,9 +56,22 @@ class DirectWriter:
     def write(self, text: str) -> bool:
         """Write ``text`` as one frame now; False (nothing written) if the ASGI ``send``
         must do it."""
+        return self.can_write() and self._put(frames.of(text))
+
+    def write_binary(self, data: bytes) -> bool:
+        """Write ``data`` as one binary frame now (a live stream's frame, the same bytes
+        object for every viewer); False (nothing written) if the ASGI ``send`` must."""
+        return self.can_write() and self._put(binary_frames.of(data))
+
+    def _put(self, frame: bytes) -> bool:
+        self._protocol.transport.write(frame)
+        return True
+
+    def can_write(self) -> bool:
+        """The connection is open and its transport holds nothing unsent."""
         protocol = self._protocol
         transport = protocol.transport
-        if (
+        return not (
             protocol.conn.state is not State.OPEN
             or protocol.close_sent
             or protocol.disconnected
@@ -67,10 +80,7 @@ class DirectWriter:
             or not protocol.writable.is_set()
             or transport.is_closing()
             or transport.get_write_buffer_size()
-        ):
-            return False
-        transport.write(frames.of(text))
-        return True
+        )
 
 
 def uvicorn_protocol(send: Callable[..., Any]) -> Any:
@@ -108,20 +118,29 @@ def direct_writer(send: Callable[..., Any]) -> DirectWriter | None:
 
 
 class Frames:
-    """The frame of the text last written, made again only for another text: a push
-    writes one text to every receiver of a zone, one after the other."""
+    """The frame of the payload last written, made again only for another payload: a
+    push writes one text to every receiver of a zone, a live stream one frame to every
+    viewer, one after the other."""
 
-    __slots__ = ("_frame", "_text")
+    __slots__ = ("_frame", "_payload")
 
     def __init__(self) -> None:
-        self._text: str | None = None
+        self._payload: str | bytes | None = None
         self._frame = b""
 
-    def of(self, text: str) -> bytes:
-        if text is not self._text:
-            self._frame = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
-            self._text = text
+    def of(self, payload: str | bytes) -> bytes:
+        if payload is not self._payload:
+            frame = (
+                Frame(Opcode.TEXT, payload.encode())
+                if isinstance(payload, str)
+                else Frame(Opcode.BINARY, payload)
+            )
+            self._frame = frame.serialize(mask=False)
+            self._payload = payload
         return self._frame
 
 
+#: texts pushed to receivers, and live frames sent to viewers: apart, so that neither
+#: makes the other's frame again
 frames = Frames()
+binary_frames = Frames()
