@@ -5,7 +5,6 @@ libraries"); the pins in pyproject.toml keep to the versions these pass with, an
 lock (requirements/dev.lock) holds those versions."""
 
 import asyncio
-import importlib.metadata
 import json
 import re
 import subprocess
@@ -243,21 +242,3 @@ def test_the_libraries_reached_into_are_pinned_to_a_minor_release(name: str) -> 
         "",
     )
     assert ">=" in line and ",<" in line, f"pyproject.toml: {name} is not pinned: {line!r}"
-
-
-# Litestar: a live source's WebSocket keeps the server's send (api/resources/live.py)
-
-
-def test_litestar_hands_a_websocket_the_servers_send_through_send_wrapper() -> None:
-    from tilewall.api.resources.live import LiveSocket
-
-    async def send(message: Any) -> None:
-        return None
-
-    socket = LiveSocket({"type": "websocket", "path": "/", "headers": []}, send=send)
-    assert getattr(socket, "asgi_send", None) is send, (
-        f"litestar {importlib.metadata.version('litestar')} no longer wraps a WebSocket's ASGI send with "
-        "WebSocket.send_wrapper when it makes the connection: the live route's LiveSocket "
-        "(tilewall.api.resources.live) no longer sees the server's send, and live frames "
-        "go through one task a viewer again"
-    )

@@ -43,6 +43,7 @@ ALLOWED: dict[str, set[str]] = {
         "demo",
         "tls",
         "metrics",
+        "reaches",
         "uvicorn_server",
     },
     "uvicorn_server": {"api"},

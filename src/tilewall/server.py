@@ -23,6 +23,7 @@ from tilewall.live.feeds import LiveRelays
 from tilewall.live.services import live_services
 from tilewall.metrics import Metrics
 from tilewall.platform.data_files import API_LOG, LOGS_DIR
+from tilewall.reaches.uvicorn_connection import keeping_server_send
 from tilewall.receivers.bridge import HostBridge
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.routes import receiver_websocket, receivers_first
@@ -264,8 +265,9 @@ def run(
     config = config or Config.load(data_dir)
     reached = advertised(bind, port, config)
     app = make_app(data_dir, demo, session_idle_seconds, config, address=reached)
-    # receivers' connections go to the hub straight from the server (receivers/routes.py)
-    served = receivers_first(app, app.state.hub)
+    # receivers' connections go to the hub straight from the server (receivers/routes.py);
+    # live viewers' connections keep the server's send (reaches/uvicorn_connection.py)
+    served = keeping_server_send(receivers_first(app, app.state.hub))
     app.on_startup.append(_settle)
     listening = f"{'https' if tls else 'http'}://{bind}:{port}"
     also = "" if reached == listening else f" (reached as {reached})"

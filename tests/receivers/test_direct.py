@@ -8,7 +8,12 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from tests.support.server import serve_asgi
-from tilewall.reaches.uvicorn_connection import direct_writer, release_handshake
+from tilewall.reaches.uvicorn_connection import (
+    SERVER_SEND,
+    direct_writer,
+    keeping_server_send,
+    release_handshake,
+)
 from tilewall.receivers.routes import AsgiLink
 
 #: every length encoding of a frame (7 bits, 16 bits, 64 bits), and text beyond ASCII
@@ -101,3 +106,43 @@ async def test_a_socket_that_is_not_keeping_up_is_left_to_asgi() -> None:
         await asyncio.sleep(0.2)  # the app wrote before anything was read
         assert len(str(await ws.recv())) == 32 << 20
     assert decided == [True, False]
+
+
+#: a live stream's frames: every length encoding of a binary frame
+PAYLOADS = [b"\x00", bytes(range(256)) * 8, b"k" * 70_000, b"last"]
+
+
+async def test_a_route_behind_the_apps_layers_writes_frames_to_the_servers_send() -> None:
+    """A live viewer's route sees the ``send`` the app's middleware wrapped; the server's
+    own is in the scope, and binary frames written to it arrive as they were, in order
+    with what the wrapped ``send`` writes where the direct way steps aside."""
+    seen: dict[str, Any] = {}
+
+    async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        writer = direct_writer(scope[SERVER_SEND])
+        seen["direct"] = writer is not None and direct_writer(send) is None
+        seen["written"] = []
+        for payload in PAYLOADS:
+            written = writer is not None and writer.write_binary(payload)
+            seen["written"].append(written)
+            if not written:
+                await send({"type": "websocket.send", "bytes": payload, "text": None})
+        await send({"type": "websocket.send", "bytes": None, "text": "end"})
+        await receive()
+
+    async def middleware(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        async def wrapped(message: Any) -> None:
+            await send(message)
+
+        await route(scope, receive, wrapped)
+
+    async with (
+        serve_asgi(keeping_server_send(middleware)) as port,
+        asyncio.timeout(20),
+        connect(f"ws://127.0.0.1:{port}/", max_size=None, compression=None) as ws,
+    ):
+        got = [await ws.recv() for _ in range(len(PAYLOADS) + 1)]
+    assert got == [*PAYLOADS, "end"]
+    assert seen["direct"] and seen["written"][0], seen

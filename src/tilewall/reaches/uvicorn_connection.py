@@ -22,7 +22,7 @@ Relies on uvicorn's private protocol object (:data:`PROTOCOL_ATTRIBUTES`): the m
 :data:`UVICORN_WEBSOCKETS`, ``send.__self__`` being the protocol, and its attributes.
 """
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from websockets.frames import Frame, Opcode
@@ -43,6 +43,26 @@ PROTOCOL_ATTRIBUTES = (
     "request",
     "response",
 )
+
+
+#: where :func:`keeping_server_send` leaves a WebSocket connection's ``send`` as the
+#: server gave it, in the connection's scope (the app's middleware wraps the one its
+#: routes see)
+SERVER_SEND = "tilewall.server_send"
+
+ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
+
+
+def keeping_server_send(app: ASGIApp) -> ASGIApp:
+    """``app``, with each WebSocket connection's server ``send`` in its scope (under
+    :data:`SERVER_SEND`): a live source's route writes frames to it directly."""
+
+    async def keeping(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await app(scope, receive, send)
+
+    return keeping
 
 
 class DirectWriter:

@@ -10,7 +10,6 @@ import msgspec
 from litestar import WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
-from litestar.types import Send
 
 from tilewall.api.auth import require_media_access, token_of
 from tilewall.api.common import EXTENSION_TAG, Extension, errors, provide_host
@@ -21,7 +20,7 @@ from tilewall.live import wire
 from tilewall.live.feeds import LiveRelays, Standby
 from tilewall.live.fmp4 import Fmp4Feeds
 from tilewall.live.relay import Viewer
-from tilewall.reaches.uvicorn_connection import direct_writer
+from tilewall.reaches.uvicorn_connection import SERVER_SEND, direct_writer
 
 log = logging.getLogger(__name__)
 
@@ -92,18 +91,6 @@ async def _refuse(socket: WebSocket[Any, Any, Any], code: int, message: str) -> 
         await socket.close(code, message[:120])
 
 
-class LiveSocket(WebSocket[Any, Any, Any]):
-    """Litestar's WebSocket, keeping the server's own ASGI ``send``: a live frame goes
-    to each viewer as the same bytes, written straight to the connection where the
-    server allows it (``reaches.uvicorn_connection``), not through one task a viewer."""
-
-    asgi_send: Send
-
-    def send_wrapper(self, send: Send) -> Send:
-        self.asgi_send = send
-        return super().send_wrapper(send)
-
-
 def live_websocket() -> WebsocketRouteHandler:
     """The route receivers take a live source's frames from: a logged-in session or a
     locked station's receiver, as for media. The app's ``state.live`` holds the relays
@@ -112,11 +99,10 @@ def live_websocket() -> WebsocketRouteHandler:
     @websocket(
         LIVE_PATH,
         name="live-ws",
-        websocket_class=LiveSocket,
         guards=[require_media_access],
         opt={"exclude_from_auth": True},
     )
-    async def live_ws(socket: LiveSocket, sourceId: str) -> None:
+    async def live_ws(socket: WebSocket[Any, Any, Any], sourceId: str) -> None:
         await socket.accept()
         relays: LiveRelays | None = socket.app.state.get("live")
         if relays is None:
@@ -129,7 +115,10 @@ def live_websocket() -> WebsocketRouteHandler:
             else:
                 await socket.send({"type": "websocket.send", "bytes": None, "text": item})
 
-        writer = direct_writer(socket.asgi_send)
+        # a frame goes to each viewer as the same bytes, written straight to the
+        # connection where the server allows it, not through a task a viewer
+        server_send = socket.scope.get(SERVER_SEND)
+        writer = direct_writer(server_send) if callable(server_send) else None
         viewer = Viewer(send, direct=writer.write_binary if writer is not None else None)
         accounts = provide_host(socket.app.state).accounts
         token = token_of(socket)
