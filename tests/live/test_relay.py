@@ -91,6 +91,9 @@ async def test_one_pull_for_many_viewers_each_starting_on_a_key_frame(host):
             finally:
                 for o in others:
                     await o.__aexit__(None, None, None)
+            # the others leaving (their connections' waits cancelled) leaves the first
+            # one's connection and frames as they were
+            await collect(first, seen, _frames(len(seen.frames) + 15))
         # frames are stamped on the host clock, a little after they arrived, in order
         ats = [f.at for f in seen.frames[-30:]]
         assert ats == sorted(ats)

@@ -141,7 +141,8 @@ def live_websocket() -> WebsocketRouteHandler:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
                 for task in done:
-                    task.exception()  # a send to a connection gone: nothing to say
+                    if not task.cancelled():
+                        task.exception()  # a send to a connection gone: nothing to say
                 if ending in done and closing not in done:
                     with contextlib.suppress(Exception):
                         await socket.close(CLOSE_SESSION_ENDED, "the session ended")

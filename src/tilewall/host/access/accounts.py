@@ -243,10 +243,12 @@ class Accounts(ManagedUsers):
 
     def sessions_ended(self) -> "asyncio.Future[None]":
         """A future resolved the next time any session ends (logged out, its user
-        changed, disabled or removed): streams that carry a session look again then."""
+        changed, disabled or removed): streams that carry a session look again then.
+        Every caller shares one future underneath, shielded: a waiter that is cancelled
+        (its stream closed) does not cancel the others' wait."""
         if self._ended is None or self._ended.done():
             self._ended = asyncio.get_running_loop().create_future()
-        return self._ended
+        return asyncio.shield(self._ended)
 
     def _tell_ended(self) -> None:
         if self._ended is not None and not self._ended.done():
