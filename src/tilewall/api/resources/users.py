@@ -120,7 +120,8 @@ async def list_users(host: Host) -> UserList:
     status_code=200,
     tags=TAGS,
     summary="Create a user",
-    description="409 when the name is taken; a scope is for operators only (400 otherwise).",
+    description="409 when the name is taken; a scope, and scopedReads, are for operators "
+    "only, and what a scope names must exist, by id or name (400 otherwise).",
     responses=errors(403, 409),
     operation_class=Extension,
 )
@@ -140,7 +141,9 @@ async def read_user(host: Host, userName: str) -> UserBody:
     tags=TAGS,
     summary="Change a user's role, scope or whether it is disabled",
     description="The user's sessions end when the role changes or it is disabled. The "
-    "last enabled administrator cannot be demoted or disabled (409).",
+    "last enabled administrator cannot be demoted or disabled (409). A scope, and "
+    "scopedReads, are for operators only, and what a scope names must exist, by id or "
+    "name (400 otherwise).",
     responses=errors(403, 404, 409),
     operation_class=Extension,
 )
