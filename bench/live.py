@@ -55,6 +55,7 @@ from bench.livefeeds import (
     watching,
 )
 from bench.procs import Proc, free_port
+from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -293,6 +294,9 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=16)
     parser.add_argument("--processes", type=int, default=2, help="viewer processes (many)")
     parser.add_argument("--size", default="1920x1080", help="the latency source's picture")
+    parser.add_argument(
+        "--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default {LIVE_DELAY_MS})"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     quick = args.quick
@@ -300,10 +304,12 @@ def main() -> None:
     results: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpus": os.cpu_count(),
+        "delay_ms": LIVE_DELAY_MS if args.delay_ms is None else args.delay_ms,
+        "load_before": os.getloadavg(),
     }
     with tempfile.TemporaryDirectory(prefix="tilewall-live-") as folder:
         work = Path(folder)
-        proc, api, session = start_host(work)
+        proc, api, session = start_host(work, args.delay_ms)
         try:
             if "latency" in parts:
                 width, height = (int(n) for n in args.size.split("x"))
@@ -327,6 +333,9 @@ def main() -> None:
                 print("many", json.dumps(results["many"]))
         finally:
             proc.stop()
+    results["load_after"] = os.getloadavg()
+    print(f"delay {results['delay_ms']} ms; load average {results['load_before']}", end=" ")
+    print(f"to {results['load_after']}")
     if args.out:
         args.out.write_text(json.dumps(results, indent=2))
 

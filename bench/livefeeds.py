@@ -30,15 +30,19 @@ FFMPEG = "/usr/bin/ffmpeg"
 # --- the host ------------------------------------------------------------------------------
 
 
-def start_host(work: Path) -> tuple[Proc, httpx.Client, str]:
+def start_host(work: Path, delay_ms: int | None = None) -> tuple[Proc, httpx.Client, str]:
+    """The host, with its ``TILEWALL_LIVE_DELAY_MS`` at ``delay_ms`` (its default: None)."""
     port = free_port()
+    env = {"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD}
+    if delay_ms is not None:
+        env["TILEWALL_LIVE_DELAY_MS"] = str(delay_ms)
     proc = Proc(
         "tilewall-live",
         tilewall_command(work / "data", port, "uvicorn"),
         port,
         "/api/openapi.json",
         work / "host.log",
-        env={"TILEWALL_ADMIN_USER": ADMIN, "TILEWALL_ADMIN_PASSWORD": PASSWORD},
+        env=env,
     )
     proc.start()
     api = httpx.Client(base_url=proc.base_url + "/api", timeout=10)
@@ -172,13 +176,16 @@ def looped_file(work: Path, path: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def clip(work: Path, seconds: int = 10) -> Path:
-    path = work / "clip-1080p30.ts"
+    """A 1080p30 H.264 file, a key frame every second. MP4, not MPEG-TS: ffmpeg's
+    ``-stream_loop`` loses the first key frame of an MPEG-TS file at every loop (a 2 s
+    GOP every 10 s), and MP4 loops whole."""
+    path = work / "clip-1080p30.mp4"
     if not path.exists():
         subprocess.run(
             [FFMPEG, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
              f"testsrc2=size=1920x1080:rate=30:duration={seconds}", "-c:v", "libx264",
              "-preset", "veryfast", "-g", "30", "-b:v", "3M", "-pix_fmt", "yuv420p",
-             "-f", "mpegts", str(path)],
+             "-f", "mp4", str(path)],
             check=True,
         )  # fmt: skip
     return path

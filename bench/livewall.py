@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import tempfile
 import time
@@ -32,6 +33,7 @@ from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, host_ms, percentile
 from tilewall.client import Client
+from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
 
 FFMPEG = "/usr/bin/ffmpeg"
 
@@ -86,7 +88,9 @@ def first_frames(pages: list[Any], since: float) -> list[float | None]:
     return out
 
 
-def run(tiles: int, play_s: float, switches: int, work: Path, size: str) -> dict[str, Any]:
+def run(
+    tiles: int, play_s: float, switches: int, work: Path, size: str, delay_ms: int | None = None
+) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     data = work / f"seed-{tiles}"
@@ -95,6 +99,9 @@ def run(tiles: int, play_s: float, switches: int, work: Path, size: str) -> dict
     port = free_port()
     camera = publisher(port, size)
     proc = tilewall_proc(data, work, "uvicorn", f"livewall-{tiles}")
+    if delay_ms is not None:
+        proc.env[LIVE_DELAY_ENV] = str(delay_ms)
+    load_before = os.getloadavg()
     try:
         with proc, sync_playwright() as playwright:
             proc.start()
@@ -143,6 +150,8 @@ def run(tiles: int, play_s: float, switches: int, work: Path, size: str) -> dict
     return {
         "tiles": tiles,
         "size": size,
+        "delay_ms": LIVE_DELAY_MS if delay_ms is None else delay_ms,
+        "load": {"before": load_before, "after": os.getloadavg()},
         "play_s": play_s,
         "spread_ms": stats(spreads),
         "late_ms": stats(late),
@@ -159,14 +168,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play", type=float, default=10.0, help="seconds of steady play")
     parser.add_argument("--switches", type=int, default=8)
     parser.add_argument("--size", default="1280x720", help="the stream's picture size")
+    parser.add_argument(
+        "--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default {LIVE_DELAY_MS})"
+    )
     parser.add_argument("--out", type=Path, help="results JSON")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="livewall-") as tmp:
-        result = run(args.tiles, args.play, args.switches, Path(tmp), args.size)
+        result = run(args.tiles, args.play, args.switches, Path(tmp), args.size, args.delay_ms)
     for name in ("spread_ms", "late_ms", "switch_warm_ms", "switch_cold_ms"):
         s = result[name]
         print(f"{name:15} n={s['n']} p50={_ms(s['p50'])} p95={_ms(s['p95'])} max={_ms(s['max'])}")
     print(f"switches without a frame: {result['switch_no_frame']}")
+    print(f"delay {result['delay_ms']} ms, load average {result['load']}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
 

@@ -9,6 +9,7 @@ import asyncio
 import socket as socket_module
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import av
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from tests.support import live_sources as live
 from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
+from tests.support.live_process import port_free
 from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import running
 from tests.support.sources import RTSP, body_of
@@ -136,6 +138,28 @@ async def test_rtsp_picture_back_after_the_server_restarts(host, camera):
         assert seen.states()[-1] == "live"
         assert seen.frames[had].key  # it starts again on a key frame
     assert upwards(numbers(Seen(texts=seen.texts, frames=seen.frames[had:])))
+
+
+async def test_a_cold_viewer_starts_on_the_first_key_frame_the_host_reads(host):
+    """An encoder that starts sending once the host listens (as one started after the
+    wall shows it), a key frame every 6 s: the first picture a viewer gets is the
+    stream's first, not the one a GOP later (the host's opening of the input reads it)."""
+    pattern = Pattern()
+    gop = 6 * pattern.fps  # longer than the publisher takes to start on a busy machine
+    publisher = live.udp_publisher(pattern, gop=gop)
+    port = urlsplit(publisher.url).port
+    assert port is not None
+    source_id = _source(host, publisher.url)
+    async with viewer(host.url, source_id, host.api.session) as socket:
+        wait_until(
+            lambda: not port_free(port, socket_module.SOCK_DGRAM), 10, what="the host listening"
+        )
+        started = pattern.number_at()
+        with publisher:
+            seen = await collect(socket, Seen(), _frames(10), timeout=20)
+    assert seen.frames[0].key
+    first = next(n for n in numbers(seen) if n is not None)
+    assert 0 <= pattern.unwrap(first) - started < gop, (started, first)
 
 
 def _udp() -> Any:

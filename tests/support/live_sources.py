@@ -102,7 +102,8 @@ ENCODE = {
 
 
 class Publisher(Child):
-    """``ffmpeg`` publishing the pattern to ``output`` (its muxer and URL arguments)."""
+    """``ffmpeg`` publishing the pattern to ``output`` (its muxer and URL arguments), a key
+    frame every ``gop`` frames (one a second by default), the first frame one."""
 
     name = "publisher"
 
@@ -116,11 +117,13 @@ class Publisher(Child):
         kbps: int = 2000,
         respawn: bool = False,
         ready: Any = None,
+        gop: int = 0,
     ) -> None:
         super().__init__()
         self.url, self.output = url, output
         self.pattern = pattern or Pattern()
         self.codec, self.kbps, self.respawn = codec, kbps, respawn
+        self.gop = gop or self.pattern.fps
         self._ready_check = ready
 
     def command(self) -> list[str]:
@@ -135,7 +138,7 @@ class Publisher(Child):
             "ffmpeg", "-hide_banner", "-loglevel", "error",
             "-probesize", "32", "-analyzeduration", "0", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{p.width}x{p.height}",
             "-framerate", str(p.fps), "-i", "pipe:0",
-            *ENCODE[self.codec], "-g", str(p.fps), "-b:v", f"{self.kbps}k",
+            *ENCODE[self.codec], "-g", str(self.gop), "-sc_threshold", "0", "-b:v", f"{self.kbps}k",
             "-maxrate", f"{self.kbps}k", "-bufsize", f"{self.kbps // 2}k", "-pix_fmt", "yuv420p",
             "-flush_packets", "1",
         ]  # fmt: skip

@@ -47,11 +47,12 @@ def options(source: LiveInput) -> dict[str, str]:
     scheme = live.scheme_of(source.url)
     opts = {
         "protocol_whitelist": _WHITELISTS.get(scheme, "none"),
-        # pass packets on as they come, and open without probing the stream's packets:
-        # the container (RTSP's SDP, MPEG-TS's tables, FLV's header) names the codec,
-        # and the picture's size is read from the first key frame (coding.Passthrough);
-        # a probe would hold a switch to a camera up for a second
-        "fflags": "nobuffer",
+        # open without probing the stream's packets: the container (RTSP's SDP,
+        # MPEG-TS's tables, FLV's header) names the codec, and the picture's size is read
+        # from the first key frame (coding.Passthrough); a probe would hold a switch to a
+        # camera up for a second. No "nobuffer": it drops the packets read while opening,
+        # and the one read then is often the key frame (an encoder's tables come just
+        # before it, a camera starts on one), so a cold viewer would wait a whole GOP
         "flags": "low_delay",
         "probesize": "32",
         "analyzeduration": "0",

@@ -83,8 +83,9 @@ class SrtRemux:
             # going silent: each ends the child, so nothing waits on the pipe for ever
             "-connect_timeout", str(self._connect_ms),
             "-listen_timeout", str(self._connect_ms * 1000), "-timeout", str(self._read_us),
-            # a copy needs no look at the stream first: pass it on at once
-            "-fflags", "nobuffer", "-analyzeduration", "200000",
+            # a copy needs little look at the stream first; what is read then is passed
+            # on too (no "nobuffer", which would drop it: often the first key frame)
+            "-analyzeduration", "200000",
             "-i", self.url, "-map", "0", "-c", "copy", "-f", "mpegts", "-flush_packets", "1",
             "pipe:1",
         ]  # fmt: skip
