@@ -5,6 +5,7 @@ or to a zone of a video wall, shows that group's or zone's picture, so operation
 such a display act on the group or zone that holds it.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -13,6 +14,7 @@ from tilewall.host.content import catalogue
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
+from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, Zone
 from tilewall.host.playback import playlist, slots, timeline
 from tilewall.host.state import Core
@@ -136,23 +138,35 @@ class Playback:
             reached.append(("source", source_id))
         scopes.require(self._core.state, reached)
 
-    async def _apply(self, target: Target, new: Timeline) -> None:
+    async def _apply(
+        self, target: Target, new: Timeline, also: Callable[[Transaction], None] | None = None
+    ) -> None:
         self._may_change(target, new.assigned_source_id)
-        if new == target.timeline:
+        if new == target.timeline and also is None:
             return
         async with self._core.change() as tx:
             target.obj.timeline = new
             tx.put(target.obj)
             tx.affect(*target.display_ids)
             tx.mapping = True
+            if also is not None:
+                also(tx)
 
-    async def switch(self, target: Target, source: Source, welcome: bool = False) -> None:
+    async def switch(
+        self,
+        target: Target,
+        source: Source,
+        welcome: bool = False,
+        also: Callable[[Transaction], None] | None = None,
+    ) -> None:
+        """Switch ``target`` to ``source``; ``also`` makes more of the change, in the same
+        transaction (a screen share keeps what the target played)."""
         self._may_change(target, source.id)
         new = timeline.switch(target.timeline, source.id, self._now(), welcome)
         if source.type == catalogue.COMMAND_AND_CONTROL:
             layouts = self._sources.layout_ids(source)
             new.layout_id = layouts[0] if layouts else ""
-        await self._apply(target, new)
+        await self._apply(target, new, also)
 
     async def play(self, target: Target, source: Source | None = None) -> None:
         self._may_change(target, "" if source is None else source.id)

@@ -9,8 +9,10 @@ or deletes its source) every playback target it replaced gets back the timeline 
 unless someone switched it to something else meanwhile, and the source is deleted
 (other targets showing it stop, as for any deleted source).
 
-Shares live in the memory of the host that takes their frames: a host that restarts
-finds its screen-share sources without a sharer and deletes them (:meth:`clear_stale`).
+Shares live in the memory of the host that takes their frames; what each replaced is kept
+with the host's state (the setting :data:`SETTING`), so a host that starts again (or the
+member of a group that takes over) finds its screen-share sources without a sharer,
+gives their targets back what they played and deletes them (:meth:`clear_stale`).
 """
 
 import contextlib
@@ -18,10 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
+
 from tilewall.host import audit, triggers
 from tilewall.host.content import catalogue
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import Conflict, Invalid, NotFound
+from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, MirrorGroup, Source, Timeline, VideoWall, Zone
 from tilewall.host.playback.control import Playback, Target
 from tilewall.host.playback.sharecodes import ShareCodes
@@ -35,6 +40,7 @@ MAX_SHARER_NAME = 60
 #: what the audit trail names a guest's start of a share (without the interface's name
 #: for it), the share shown at its first picture, and ended by its sharer
 START, SHOW, END = "share: start", "share: show", "share: end"
+SETTING = "share_restores"
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,29 @@ class Share:
 
 
 Player = Display | Zone | MirrorGroup
+
+
+class Replaced(msgspec.Struct, frozen=True):
+    """A playback target a share replaced, and the timeline it had."""
+
+    kind: str
+    #: the display's id, or the zone's or mirror group's
+    player_id: str
+    timeline: Timeline
+
+
+class Restore(msgspec.Struct):
+    """What a share shown on its targets gives back when it ends."""
+
+    replaced: list[Replaced] = []
+    #: the displays whose share codes it covers
+    covered: list[int] = []
+
+
+class Restores(msgspec.Struct):
+    """The setting :data:`SETTING`: by share id, each share shown and not yet ended."""
+
+    shares: dict[str, Restore] = {}
 
 
 class Shares:
@@ -182,12 +211,21 @@ class Shares:
         except (NotFound, Conflict):
             return  # the target went meanwhile: the share is a source all the same
         share.shown = True
+        share.previous = {(p.kind, _key(p.obj)): p.timeline for p in players}
+        share.covered = _covered(players)
+        # kept with the first switch, so that a host stopping at any point after it
+        # gives back what the targets played
+        replaced = [Replaced(kind, key, tl) for (kind, key), tl in share.previous.items()]
+
+        def remember(tx: Transaction) -> None:
+            restores = self._restores()
+            restores.shares[share.id] = Restore(replaced, share.covered)
+            tx.put_setting(SETTING, restores)
+
         with audit.acting(share.actor, SHOW):
             with triggers.triggered_by("share", share.shared_by):
-                for player in players:
-                    share.previous[(player.kind, _key(player.obj))] = player.timeline
-                    await self._playback.switch(player, source)
-            share.covered = _covered(players)
+                for n, player in enumerate(players):
+                    await self._playback.switch(player, source, also=None if n else remember)
             await self.codes.cover(share.covered, True)
 
     async def end(self, share_id: str, by_sharer: bool = False) -> None:
@@ -209,15 +247,32 @@ class Shares:
     async def _restore(self, share: Share, source: Source) -> None:
         with triggers.triggered_by("share", share.shared_by):
             async with self._core.change() as tx:
-                for (kind, key), before in share.previous.items():
-                    player = self._player(kind, key)
-                    if player is None or player.timeline.assigned_source_id != source.id:
-                        continue  # gone, or switched to something else meanwhile
-                    player.timeline = before
-                    tx.put(player)
-                    tx.affect(*_display_ids(player))
-                    tx.mapping = True
+                self._give_back(tx, source.id, share.previous)
                 self._sources.forget(tx, source)
+                self._forget_restores(tx, [share.id])
+
+    def _restores(self) -> Restores:
+        return self._core.setting(SETTING, Restores, Restores())
+
+    def _forget_restores(self, tx: Transaction, share_ids: list[str]) -> None:
+        restores = self._restores()
+        if any(i in restores.shares for i in share_ids):
+            for share_id in share_ids:
+                restores.shares.pop(share_id, None)
+            tx.put_setting(SETTING, restores if restores.shares else None)
+
+    def _give_back(
+        self, tx: Transaction, source_id: str, previous: dict[tuple[str, str], Timeline]
+    ) -> None:
+        """Every target still showing ``source_id`` gets back the timeline it had."""
+        for (kind, key), before in previous.items():
+            player = self._player(kind, key)
+            if player is None or player.timeline.assigned_source_id != source_id:
+                continue  # gone, or switched to something else meanwhile
+            player.timeline = before
+            tx.put(player)
+            tx.affect(*_display_ids(player))
+            tx.mapping = True
 
     def _player(self, kind: str, key: str) -> Player | None:
         state = self._core.state
@@ -235,18 +290,29 @@ class Shares:
             self._sources.forget(tx, source)
 
     async def clear_stale(self) -> None:
-        """Delete the screen-share sources no sharer sends to (left by a host that
-        stopped): they would show nothing."""
+        """End the shares no sharer sends to any more (left by a host that stopped):
+        their targets get back what they played, their sources are deleted."""
         stale = [
             s
             for s in self._core.state.sources.values()
             if s.type == catalogue.SCREEN_SHARE and s.id not in self._shares
         ]
-        if not stale:
+        restores = self._restores().shares
+        ended = [i for i in restores if i not in self._shares]
+        if not stale and not ended:
             return
-        async with self._core.change() as tx:
-            for source in stale:
-                self._sources.forget(tx, source)
+        covered = sorted({d for i in ended for d in restores[i].covered})
+        host = audit.Actor(audit.HOST)
+        with audit.acting(host, END), triggers.triggered_by("share", "host restart"):
+            async with self._core.change() as tx:
+                for source in stale:
+                    restore = restores.get(source.id, Restore())
+                    previous = {(r.kind, r.player_id): r.timeline for r in restore.replaced}
+                    self._give_back(tx, source.id, previous)
+                    self._sources.forget(tx, source)
+                self._forget_restores(tx, ended)
+            if covered:
+                await self.codes.cover(covered, False)
 
 
 def _covered(players: list[Target]) -> list[int]:
