@@ -16,7 +16,7 @@
    answered in < 100 ms (p95).
 
 ``python bench/audit.py`` (``--quick`` for short loads); results go to
-bench/results/audit-DATE.json and .md.
+bench/results/audit-DATE[-LABEL].json and .md.
 """
 
 from __future__ import annotations
@@ -319,6 +319,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=40)
     parser.add_argument("--parts", default="durable,reads", help="durable, reads or both")
+    parser.add_argument("--label", default="", help="added to the results' file names")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.entries, args.repeats = 2, 2, 100_000, 10
@@ -336,6 +337,7 @@ def main() -> None:
     results["load_end"] = os.getloadavg()[0]
     out = HERE / "results"
     label = f"audit-{results['date']}" + ("-quick" if args.quick else "")
+    label += f"-{args.label}" if args.label else ""
     (out / f"{label}.json").write_text(json.dumps(results, indent=2))
     (out / f"{label}.md").write_text(report(results))
     print(report(results))

@@ -1,13 +1,16 @@
 """Profile the interface's hot paths in process with pyinstrument.
 
     python bench/profile.py --displays 1000 --op displays --requests 300
+    python bench/profile.py --displays 10 --sources 100 --op display_tag --concurrency 16
 
 Seeds a topology (bench/seed.py) in a temporary directory, opens the app the way
 ``tilewall serve`` does (tilewall.server.make_app) and calls it through httpx's ASGI
 transport in the profiler's own thread and event loop (no server, no sockets), logs in,
 warms up, then profiles ``--requests`` requests of one operation and
-prints the call tree. ``--html FILE`` also writes pyinstrument's HTML view. The access
-log is set to INFO as ``tilewall serve`` sets it, written to a null stream.
+prints the call tree. ``--concurrency N`` keeps N requests under way at once (writes
+are then committed in batches, as under load). ``--html FILE`` also writes
+pyinstrument's HTML view. The access log is set to INFO as ``tilewall serve`` sets it,
+written to a null stream.
 """
 
 from __future__ import annotations
@@ -24,19 +27,24 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import operations
+from bench.run import store_operations
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 
 
 async def profile(
-    data_dir: Path, op_name: str, requests: int, html: Path | None, interval: float
+    data_dir: Path,
+    op_name: str,
+    requests: int,
+    html: Path | None,
+    interval: float,
+    concurrency: int = 1,
 ) -> None:
     import httpx
     from pyinstrument import Profiler
 
     from tilewall.server import make_app
 
-    op = operations(Seeded.read(data_dir))[op_name]
+    op = store_operations(Seeded.read(data_dir))[op_name]
     app = make_app(data_dir)
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 50000))
     async with (
@@ -53,18 +61,21 @@ async def profile(
             )
             assert resp.status_code < 300, resp.text
 
+        async def some(first: int) -> None:
+            for i in range(first, requests, concurrency):
+                await one(i)
+
         for i in range(20):
             await one(i)
         profiler = Profiler(interval=interval, async_mode="disabled", use_timing_thread=True)
         started = time.perf_counter()
         profiler.start()
-        for i in range(requests):
-            await one(i)
+        await asyncio.gather(*(some(n) for n in range(concurrency)))
         profiler.stop()
         seconds = time.perf_counter() - started
     print(
         f"{op_name} at {ARGS.displays} displays: {requests} requests in {seconds:.2f} s "
-        f"({requests / seconds:.0f} req/s in process, one at a time, profiler on)"
+        f"({requests / seconds:.0f} req/s in process, {concurrency} at a time, profiler on)"
     )
     print(profiler.output_text(unicode=True, color=False, show_all=ARGS.all))
     if html is not None:
@@ -79,8 +90,9 @@ def main() -> None:
     parser.add_argument(
         "--op",
         default="displays",
-        choices=["displays", "zones", "sources", "system", "zone_switch"],
+        choices=["displays", "zones", "sources", "system", "zone_switch", "display_tag"],
     )
+    parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.001)
     parser.add_argument("--html", type=Path)
@@ -93,7 +105,9 @@ def main() -> None:
         data_dir = Path(tmp) / "data"
         seed(data_dir, displays=ARGS.displays, sources=ARGS.sources)
         logging.basicConfig(level=logging.INFO, stream=null, force=True)
-        asyncio.run(profile(data_dir, ARGS.op, ARGS.requests, ARGS.html, ARGS.interval))
+        asyncio.run(
+            profile(data_dir, ARGS.op, ARGS.requests, ARGS.html, ARGS.interval, ARGS.concurrency)
+        )
 
 
 ARGS: argparse.Namespace

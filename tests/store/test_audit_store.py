@@ -6,8 +6,10 @@ import asyncio
 import itertools
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from tilewall.host.audit import GENESIS, AuditQuery, AuditRecord
-from tilewall.store import SqlStore, open_store
+from tilewall.store import SqlStore, open_store, tables
 
 
 def record(n: int, user: str = "admin") -> AuditRecord:
@@ -55,3 +57,25 @@ async def test_two_stores_writing_at_once_never_fork_the_chain(
         assert await other.verify_audit() is None
     finally:
         await other.close()
+
+
+async def test_a_page_verifies_while_its_entries_hold_and_follow_those_before_them(
+    store: SqlStore,
+) -> None:
+    await store.append_audit([record(n, "ab"[n % 2]) for n in range(1, 7)])
+
+    async def page(user: str) -> tuple[list[int], bool]:
+        entries, verified = await store.audit_page(AuditQuery(user=user))
+        return [e.id for e in entries], verified
+
+    # a filtered page: each entry against the one before it, which is not in the page
+    assert await page("b") == ([5, 3, 1], True)
+    assert await page("a") == ([6, 4, 2], True)
+    audit = tables.audit
+    async with store.engine.begin() as conn:  # an entry edited in the database
+        await conn.execute(sa.update(audit).where(audit.c.id == 3).values(outcome="edited"))
+    assert await page("b") == ([5, 3, 1], False)
+    assert await page("a") == ([6, 4, 2], True)  # 4 still follows what 3 was
+    async with store.engine.begin() as conn:  # an entry removed: 2 follows nothing now
+        await conn.execute(sa.delete(audit).where(audit.c.id == 1))
+    assert await page("a") == ([6, 4, 2], False)

@@ -19,7 +19,7 @@ from tilewall.store import engine_for, migrate_database, open_store
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0008"
+HEAD = "0009"
 TABLES = {
     "documents",
     "users",

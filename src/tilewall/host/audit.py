@@ -12,6 +12,7 @@ with the session they open or end.
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -43,6 +44,7 @@ _SECRET_PARTS = ("password", "secret", "token", "key")
 _SECRET_NAMES = frozenset({"code"})
 #: the user and password of a URL: ``scheme://user:password@``
 _URL_PASSWORD = re.compile(r"(://[^/@:\s]*):[^/@\s]*@")
+_URL_SHOWN = rf"\1:{REDACTED}@"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +192,9 @@ def first_bad(
 # --- what a change changed
 
 
+@functools.lru_cache(maxsize=1024)
 def _secret(field: str) -> bool:
+    """(Remembered: the same few field names come again and again.)"""
     lowered = field.lower()
     return lowered in _SECRET_NAMES or any(part in lowered for part in _SECRET_PARTS)
 
@@ -204,7 +208,8 @@ def _scrubbed(value: Any) -> Any:
     source's param named so (``{"paramName": "Password", "paramValue": ...}``), the
     password of a URL (``rtsp://user:password@camera/``)."""
     if isinstance(value, str):
-        return _URL_PASSWORD.sub(rf"\1:{REDACTED}@", value)
+        # only a URL with a user in it can hold a password (most strings have no "@")
+        return _URL_PASSWORD.sub(_URL_SHOWN, value) if "@" in value else value
     if isinstance(value, list):
         return [_scrubbed(item) for item in value]
     if not isinstance(value, dict):

@@ -153,8 +153,7 @@ async def head(conn: AsyncConnection) -> tuple[tuple[int, str], tuple[int, str]]
     return (int(row.base_id), row.base_hash), (int(row.last_id), row.last_hash)
 
 
-def _filtered(query: AuditQuery) -> sa.Select[Any]:
-    statement = sa.select(*_COLUMNS)
+def _filtered(statement: sa.Select[Any], query: AuditQuery) -> sa.Select[Any]:
     if query.since_ms is not None:
         statement = statement.where(audit.c.at_ms >= query.since_ms)
     if query.until_ms is not None:
@@ -170,19 +169,28 @@ def _filtered(query: AuditQuery) -> sa.Select[Any]:
     return statement
 
 
-async def page(conn: AsyncConnection, query: AuditQuery) -> list[AuditEntry]:
+#: the entry before each entry of a page (its hash is what the entry's ``prev`` must be)
+_BEFORE = audit.alias("before")
+
+
+async def page(conn: AsyncConnection, query: AuditQuery) -> list[tuple[AuditEntry, str | None]]:
     """The newest ``query.limit`` entries that match, newest first (keyset paging on the
-    id: a page goes on from the id before which the last one stopped)."""
-    statement = _filtered(query).order_by(audit.c.id.desc()).limit(query.limit)
-    return [entry_of(row) for row in await conn.execute(statement)]
+    id: a page goes on from the id before which the last one stopped), each with the
+    hash of the entry before it (None: there is none).
 
-
-async def predecessors(conn: AsyncConnection, ids: Sequence[int]) -> dict[int, str]:
-    """The hash of each entry of ``ids`` that is kept."""
-    if not ids:
-        return {}
-    rows = await conn.execute(sa.select(audit.c.id, audit.c.hash).where(audit.c.id.in_(ids)))
-    return {int(i): h for i, h in rows}
+    The page's ids are chosen first, from an index that holds them (a filter's, or a
+    window's: every id in the window is read from the index and sorted, not every
+    entry); then the page's entries and those before them are read, in one statement."""
+    newest = audit.c.id.desc()
+    chosen = _filtered(sa.select(audit.c.id), query).order_by(newest).limit(query.limit)
+    statement = (
+        sa.select(*_COLUMNS, _BEFORE.c.hash)
+        .select_from(audit.outerjoin(_BEFORE, _BEFORE.c.id == audit.c.id - 1))
+        .where(audit.c.id.in_(chosen.correlate(None)))
+        .order_by(newest)
+    )
+    rows = await conn.execute(statement)
+    return [(entry_of(row[:-1]), row[-1]) for row in rows]
 
 
 async def chunks(conn: AsyncConnection) -> AsyncIterator[list[AuditEntry]]:

@@ -255,16 +255,12 @@ class SqlStore:
         """The entries ``query`` asks for, newest first, and whether each holds its
         content and follows the entry before it (or, the first kept, what it follows)."""
         async with self._read() as conn:
-            entries = await audit_sql.page(conn, query)
-            (base_id, base_hash), _ = await audit_sql.head(conn)
-            wanted = [e.id - 1 for e in entries if e.id - 1 > base_id]
-            before = await audit_sql.predecessors(conn, wanted)
-        before[base_id] = base_hash
-        verified = all(
-            before.get(e.id - 1) == e.prev and entry_hash(e.id, e.record, e.prev) == e.hash
-            for e in entries
-        )
-        return entries, verified
+            page = await audit_sql.page(conn, query)
+            base = None
+            if any(before is None for _, before in page):  # the first kept one, or a gap
+                base, _ = await audit_sql.head(conn)
+        verified = all(_holds(entry, before, base) for entry, before in page)
+        return [entry for entry, _ in page], verified
 
     async def prune_audit(
         self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
@@ -286,3 +282,12 @@ class SqlStore:
                     return bad
                 base = (chunk[-1].id, chunk[-1].hash)
         return first_bad([], base, last)
+
+
+def _holds(entry: AuditEntry, before: str | None, base: tuple[int, str] | None) -> bool:
+    """Whether ``entry`` holds its content and follows the entry before it (``before``:
+    that entry's hash; None: it is not kept, so ``entry`` must follow ``base``, what the
+    first kept entry follows)."""
+    if before is None and base is not None and entry.id - 1 == base[0]:
+        before = base[1]
+    return before == entry.prev and entry_hash(entry.id, entry.record, entry.prev) == entry.hash

@@ -114,7 +114,13 @@ group_log = sa.Table(
 audit = sa.Table(
     "audit",
     metadata,
-    sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
+    # on SQLite the rowid itself (INTEGER PRIMARY KEY): no second tree of ids
+    sa.Column(
+        "id",
+        sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=False,
+    ),
     sa.Column("at_ms", sa.BigInteger, nullable=False),
     sa.Column("user", sa.String, nullable=False),
     sa.Column("address", sa.String, nullable=False),
@@ -127,13 +133,14 @@ audit = sa.Table(
     sa.Column("outcome", sa.String, nullable=False),
     sa.Column("prev", sa.String, nullable=False),
     sa.Column("hash", sa.String, nullable=False),
-    sa.Index("audit_at", "at_ms"),
+    # a window's indexes hold the id: a page is chosen from the index alone
+    sa.Index("audit_at", "at_ms", "id"),
     sa.Index("audit_user", "user", "id"),
     sa.Index("audit_target", "target_id", "id"),
     sa.Index("audit_operation", "operation", "id"),
     # a user's or an operation's entries in a window of time
-    sa.Index("audit_user_at", "user", "at_ms"),
-    sa.Index("audit_operation_at", "operation", "at_ms"),
+    sa.Index("audit_user_at", "user", "at_ms", "id"),
+    sa.Index("audit_operation_at", "operation", "at_ms", "id"),
 )
 
 #: one row (id 1): the last entry written (``last_id``, ``last_hash``) and the last one
