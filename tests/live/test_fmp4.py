@@ -19,6 +19,7 @@ from websockets.asyncio.client import connect
 from tests.support.live_reading import all_read
 from tests.support.live_wire import UdpPattern, picture, read_number
 from tests.support.server import free_port, running
+from tests.support.sharer import VP9_CODEC, Sharer
 from tests.support.sources import RTSP, source_body
 from tilewall.live.fmp4 import Fmp4Stream
 
@@ -42,9 +43,9 @@ def encoded(count: int, gop: int = 10) -> list[tuple[bytes, bool]]:
     return units
 
 
-def numbers_in(data: bytes) -> list[int | None]:
+def numbers_in(data: bytes, codec: str = "h264") -> list[int | None]:
     with av.open(io.BytesIO(data), mode="r") as container:
-        assert container.streams.video[0].codec_context.name == "h264"
+        assert container.streams.video[0].codec_context.name == codec
         return [read_number(f.to_image()) for f in container.decode(video=0)]
 
 
@@ -65,6 +66,18 @@ def test_a_viewer_joining_gets_a_playable_file_from_the_last_key_frame() -> None
     assert numbers_in(stream.init + b"".join(f.data for f in sent)) == list(range(24))
     # a viewer joining after frame 24 was pushed: from the key frame of frame 20
     assert numbers_in(b"".join(stream.joining())) == [20, 21, 22, 23]
+    stream.close()
+
+
+def test_a_screen_shares_vp9_is_remuxed_as_well() -> None:
+    sharer = Sharer("http://unused", codec="vp9", gop=10)
+    frames = [sharer.encode(n, n == 0) for n in range(15)]
+    stream = Fmp4Stream(fps=FPS, codec=VP9_CODEC, width=sharer.width, height=sharer.height)
+    sent = [f for n, (key, data) in enumerate(frames) if (f := stream.push(data, key, n * 33.3))]
+    assert [n for n, f in enumerate(sent) if f.key] == [0, 10]
+    assert b"vp09" in stream.init and b"vpcC" in stream.init
+    assert numbers_in(stream.init + b"".join(f.data for f in sent), "vp9") == list(range(14))
+    assert numbers_in(b"".join(stream.joining()), "vp9") == [10, 11, 12, 13]
     stream.close()
 
 

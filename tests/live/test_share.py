@@ -6,17 +6,20 @@ sources list and the play log read over the interface."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.support.http import error
 from tests.support.live_publish import Seen, collect, viewer
 from tests.support.server import InProcessServer, running
-from tests.support.sharer import Sharer, new_display, playing
+from tests.support.sharer import VP9_CODEC, Sharer, new_display, playing
 from tests.support.sources import WEB, source_body
 from tests.support.topology import unique, wall_body
 from tests.support.waiting import wait_until
@@ -207,3 +210,37 @@ async def test_a_share_whose_sharer_never_connects_ends(host: Any) -> None:
     while sharer.source_id in _sources(host) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert sharer.source_id not in _sources(host)
+
+
+async def test_a_share_in_vp9_is_relayed_as_vp9_and_a_frame_not_vp9_refused(host: Any) -> None:
+    display = new_display(host)
+    sharer = Sharer(host.url, codec="vp9")
+    assert sharer.start(host.api, "display", str(display)).status_code == 201
+    await sharer.connect()
+    sending = asyncio.create_task(sharer.send(60))
+    await asyncio.sleep(0.5)
+    async with viewer(host.url, sharer.source_id, str(host.api.session)) as socket:
+        seen = await collect(socket, Seen(), _frames(20))
+        status = host.ok("GET", f"/sources/{sharer.source_id}/status")
+        assert (status["state"], status["codec"]) == ("live", "vp9")
+    config = seen.configs()[0]
+    assert (config["codec"], config["codedWidth"], config["codedHeight"]) == (VP9_CODEC, 640, 360)
+    assert seen.frames[0].key and seen.frames[0].data[0] >> 6 == 0b10  # a VP9 frame marker
+    await sending
+    assert playing(host, display) == sharer.source_id
+    await sharer.close()
+    wait_until(lambda: sharer.source_id not in _sources(host), 10, what="the share ended")
+
+    for codec, frame, said in [
+        (VP9_CODEC, b"\x00\x00\x00\x01\x65 an H.264 slice", "VP9"),
+        ("hevc.1.6.L93", b"\x82 anything", "neither H.264"),
+    ]:
+        refused = Sharer(host.url)
+        refused.start(host.api, "display", str(display))
+        socket = await refused.connect()
+        size = {"type": "config", "codedWidth": 640, "codedHeight": 360, "codec": codec}
+        await socket.send(json.dumps(size))
+        with contextlib.suppress(ConnectionClosed):
+            await socket.send(b"\x01" + bytes(8) + frame)
+        code, reason = await refused.wait_closed()
+        assert code == 4400 and said in reason, reason

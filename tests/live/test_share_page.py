@@ -80,10 +80,12 @@ def _numbers(wall: SharedWall, name: str) -> list[int | None]:
     return [read_number(screenshot(p, f"share-{name}-{n}")) for n, p in enumerate(wall.receivers)]
 
 
-def _share_page(wall: SharedWall) -> Any:
+def _share_page(wall: SharedWall, script: str = "") -> Any:
     """The share page under its Content-Security-Policy (the receivers' context bypasses
-    it), logged in, the zone chosen by the link."""
+    it), logged in, the zone chosen by the link; ``script`` run before the page's own."""
     context = wall.context.browser.new_context(bypass_csp=False)
+    if script:
+        context.add_init_script(script)
     page = context.new_page()
     page.goto(f"{wall.host.url}/share/?target=zone&id={wall.zone_id}")
     page.fill("input[name=user]", ADMIN)
@@ -179,4 +181,47 @@ def test_a_guest_shares_with_the_code_a_tile_shows(wall: SharedWall) -> None:
     _quarters_shown(wall)
     assert wall.host.ok("GET", "/shares")["shares"] == []
     context.close()
+    counter.close()
+
+
+#: a browser that cannot encode H.264: WebCodecs answers every avc1 configuration "not
+#: supported" (Chromium here can; some builds and machines cannot)
+NO_H264 = """
+const supported = VideoEncoder.isConfigSupported.bind(VideoEncoder);
+VideoEncoder.isConfigSupported = (config) =>
+  config.codec.startsWith("avc1.") ? Promise.resolve({ supported: false, config }) : supported(config);
+"""
+
+
+def test_a_browser_without_h264_shares_in_vp9(wall: SharedWall) -> None:
+    _quarters_shown(wall)
+    pattern = Pattern()
+    counter = wall.context.new_page()
+    counter.set_viewport_size({"width": pattern.width, "height": pattern.height})
+    counter.set_content(counter_page(pattern))
+    page = _share_page(wall, NO_H264)
+    page.click("form[aria-label='Share'] button[type=submit]")
+    page.wait_for_selector(".status.live")
+    first = wait_until(
+        lambda: (n := _numbers(wall, "vp9")) and all(x is not None for x in n) and n,
+        30,
+        0.3,
+        "the shared tab on every tile, in VP9",
+    )
+    wait_until(
+        lambda: (
+            (n := _numbers(wall, "vp9"))
+            and all(b is not None and b > a for a, b in zip(first, n, strict=True))
+        ),
+        10,
+        0.3,
+        "the shared tab moving on every tile",
+    )
+    assert page.evaluate("() => window.tilewallShare.codec").startswith("vp09.")
+    source = wall.host.ok("GET", "/shares")["shares"][0]["sourceId"]
+    status = wall.host.ok("GET", f"/sources/{source}/status")
+    assert (status["state"], status["codec"]) == ("live", "vp9")
+    page.click("text=Stop sharing")
+    _quarters_shown(wall)
+    page.context.close()
     counter.close()

@@ -5,7 +5,8 @@ wire"): a config message with the picture's size, then for each frame 1 byte of 
 8 bytes of capture timestamp (microseconds, float64 big-endian) and the access unit in
 Annex B. The picture is the frame-numbered pattern (``tests.support.framecode``), so a
 viewer or a receiver's screenshot tells which frame it shows. It makes a key frame every
-``gop`` frames and whenever the host asks (``{"type": "key"}``)."""
+``gop`` frames and whenever the host asks (``{"type": "key"}``). With ``codec="vp9"`` it
+sends VP9 from libvpx instead, as a browser without an H.264 encoder does."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ from websockets.sync.client import connect as sync_connect
 from tests.support.live_wire import picture
 from tests.support.topology import unique
 
+#: the codec string of the VP9 a sharer sends (profile 0, level 5, 8 bits), as the share
+#: page's encoder configuration names it
+VP9_CODEC = "vp09.00.50.08"
+
 
 @dataclass
 class Sharer:
@@ -38,6 +43,8 @@ class Sharer:
     height: int = 360
     fps: int = 30
     gop: int = 90
+    #: "h264" (libx264, Annex B) or "vp9" (libvpx, with the codec string below)
+    codec: str = "h264"
     #: the share's answer from the host
     share: dict[str, Any] = field(default_factory=dict)
     #: frames sent so far (the number of the next one)
@@ -68,12 +75,17 @@ class Sharer:
     async def connect(self) -> ClientConnection:
         url = self.base.replace("http", "ws", 1) + self.share["ingest"]
         self._socket = await connect(f"{url}?token={self.share['token']}", max_size=1 << 20)
-        size = {"type": "config", "codedWidth": self.width, "codedHeight": self.height}
+        size: dict[str, Any] = {"type": "config", "codedWidth": self.width}
+        size["codedHeight"] = self.height
+        if self.codec == "vp9":
+            size["codec"] = VP9_CODEC
         with contextlib.suppress(ConnectionClosed):  # a refused sharer is closed at once
             await self._socket.send(json.dumps(size))
         return self._socket
 
     def _new_encoder(self) -> Any:
+        if self.codec == "vp9":
+            return self._new_vp9_encoder()
         encoder = av.CodecContext.create("libx264", "w")
         encoder.width, encoder.height = self.width, self.height
         encoder.pix_fmt = "yuv420p"
@@ -85,6 +97,19 @@ class Sharer:
             "tune": "zerolatency",
             "x264-params": f"keyint={self.gop}:scenecut=0:repeat-headers=1",
         }
+        encoder.open()
+        return encoder
+
+    def _new_vp9_encoder(self) -> Any:
+        encoder = av.CodecContext.create("libvpx-vp9", "w")
+        encoder.width, encoder.height = self.width, self.height
+        encoder.pix_fmt = "yuv420p"
+        encoder.time_base = Fraction(1, self.fps)
+        encoder.framerate = Fraction(self.fps)
+        encoder.gop_size = self.gop
+        encoder.bit_rate = 1_000_000
+        # real time, each frame out as it goes in (as WebCodecs' "realtime" mode)
+        encoder.options = {"deadline": "realtime", "cpu-used": "8", "lag-in-frames": "0"}
         encoder.open()
         return encoder
 

@@ -1,8 +1,8 @@
 """A live stream as fragmented MP4, for receivers without WebCodecs (a browser outside a
 secure context plays it through Media Source Extensions, docs/live.md).
 
-The relay's H.264 access units (Annex B, SPS and PPS in band before key frames) are
-remuxed once per stream, never re-encoded, by FFmpeg's MP4 muxer through PyAV: an
+The relay's H.264 access units (Annex B, SPS and PPS in band before key frames), or a
+screen share's VP9 frames, are remuxed once per stream, never re-encoded, by FFmpeg's MP4 muxer through PyAV: an
 initialisation segment (``ftyp`` and an empty ``moov``) and then one fragment (``moof``
 and ``mdat``) per frame, a frame behind (a fragment is written when the next frame
 shows its length). A viewer joining gets the initialisation segment and the fragments
@@ -33,6 +33,15 @@ TIME_BASE = Fraction(1, 90_000)
 TICKS_PER_MS = 90
 #: the head of a frame on the wire (tilewall.live.wire): flags, then the host instant
 FRAME_HEAD = struct.Struct(">Bd")
+#: an IVF file's header and a frame's (a VP9 key frame is probed as a one-frame IVF file)
+IVF_HEAD = struct.Struct("<4sHH4sHHIIII")
+IVF_FRAME = struct.Struct("<IQ")
+
+
+def one_frame_ivf(frame: bytes, width: int, height: int) -> bytes:
+    """A VP9 frame as an IVF file, which FFmpeg's demuxer reads (raw VP9 it does not)."""
+    head = IVF_HEAD.pack(b"DKIF", 0, IVF_HEAD.size, b"VP90", width, height, 30, 1, 1, 0)
+    return head + IVF_FRAME.pack(len(frame), 0) + frame
 
 
 class _Sink(io.RawIOBase):
@@ -73,6 +82,11 @@ class Fmp4Stream:
     viewer gets first. ``fps`` gives a frame's length until the next frame shows it."""
 
     fps: float = 30.0
+    #: the stream's codec string (``avc1.…``; ``vp09.…`` for a screen share's VP9) and
+    #: picture size, as the config message says
+    codec: str = ""
+    width: int = 0
+    height: int = 0
     init: bytes = b""
     _since_key: list[Fragment] = field(default_factory=list)
     _out: Any = None
@@ -122,8 +136,12 @@ class Fmp4Stream:
             self._out = None
 
     def _open(self, key_unit: bytes, at_ms: float) -> None:
-        # the key frame's SPS and PPS give the stream's parameters (size, profile, avcC)
-        with av.open(io.BytesIO(key_unit), format="h264") as probe:
+        # the key frame's SPS and PPS give the stream's parameters (size, profile, avcC);
+        # a VP9 key frame's header gives them as well
+        probed, format_ = key_unit, "h264"
+        if self.codec.startswith("vp09."):
+            probed, format_ = one_frame_ivf(key_unit, self.width, self.height), "ivf"
+        with av.open(io.BytesIO(probed), format=format_) as probe:
             template = probe.streams.video[0]
             self._out = av.open(self._sink, "w", format="mp4", options={"movflags": MOVFLAGS})
             self._stream = self._out.add_stream_from_template(template)
@@ -159,8 +177,12 @@ class Fmp4Fanout(Viewer):
         kind = "config" if text.startswith('{"type":"config"') else "status"
         self._texts[kind] = text
         if kind == "config":
-            with contextlib.suppress(ValueError, TypeError):
-                self.stream.fps = float(json.loads(text).get("fps") or 30.0)
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                config = json.loads(text)
+                self.stream.fps = float(config.get("fps") or 30.0)
+                self.stream.codec = str(config.get("codec") or "")
+                self.stream.width = int(config.get("codedWidth") or 0)
+                self.stream.height = int(config.get("codedHeight") or 0)
         for viewer in self.viewers:
             viewer.text(text)
 

@@ -3,11 +3,14 @@
 
 The browser encodes with WebCodecs and sends, over the WebSocket ``/share/ingest/<id>``:
 
-- text ``{"type": "config", "codedWidth": W, "codedHeight": H}`` before its first frame
-  and whenever the picture's size changes;
+- text ``{"type": "config", "codedWidth": W, "codedHeight": H, "codec": C}`` before its
+  first frame and whenever the picture's size or codec changes (``codec``: the encoder's
+  WebCodecs codec string, ``avc1.…`` or ``vp09.…``; none: H.264);
 - binary: 1 byte of flags (bit 0: key frame), 8 bytes big-endian float64: the frame's
   capture timestamp in microseconds (the ``VideoFrame``'s, on the sharer's own clock),
-  then one H.264 access unit in Annex B, SPS and PPS before every key frame.
+  then one H.264 access unit in Annex B, SPS and PPS before every key frame, or one VP9
+  frame (a browser that cannot encode H.264). Neither is re-encoded: receivers decode
+  VP9 as they decode H.264, with the codec string the sharer gave.
 
 The host stamps each frame on its own clock (:class:`tilewall.live.timing.Presenter`:
 the sharer's rhythm kept, ``delay_ms`` after its arrival, and after a stall the latency
@@ -20,6 +23,7 @@ encoder's next one. Everything here runs on the event loop.
 
 import asyncio
 import logging
+import re
 import secrets
 import struct
 import time
@@ -58,9 +62,15 @@ class Refused(Exception):
     """What the sharer sent cannot be relayed (the connection is closed saying why)."""
 
 
+#: a VP9 codec string as WebCodecs writes it: vp09.PP.LL.DD (profile, level, bit depth),
+#: and optionally the rest of the fields of the VP codec ISO-BMFF binding
+VP9_CODEC = re.compile(r"vp09\.0[0-3]\.[0-9]{2}\.(08|10|12)(\.[0-9]{1,2}){0,5}")
+
+
 class SizeMessage(msgspec.Struct, tag="config", tag_field="type", rename="camel"):
     coded_width: int
     coded_height: int
+    codec: str = ""
 
 
 class Ingest:
@@ -74,6 +84,8 @@ class Ingest:
         self._presenter = Presenter(delay_ms, early_for_ms=CATCH_UP_AFTER_MS, catch_up=CATCH_UP)
         self._sets = nal.ParameterSets()
         self._size: tuple[int, int] | None = None
+        #: the sharer's VP9 codec string (None: H.264)
+        self._vp9: str | None = None
         self.picture: Picture | None = None
         self.gop: list[tuple[Unit, int]] = []
         self.sinks: set[Sink] = set()
@@ -94,22 +106,27 @@ class Ingest:
         width, height = size.coded_width, size.coded_height
         if not (16 <= width <= MAX_SIDE and 16 <= height <= MAX_SIDE):
             raise Refused(f"a picture of {width}x{height} cannot be shown")
+        codec = size.codec
+        if codec and not codec.startswith("avc1.") and not VP9_CODEC.fullmatch(codec):
+            raise Refused(f"codec {codec[:40]!r} is neither H.264 (avc1) nor VP9 (vp09)")
         self._size = (width, height)
+        self._vp9 = codec if codec.startswith("vp09.") else None
+
+    @property
+    def codec_name(self) -> str:
+        """The codec of the frames, as a live source's status names it."""
+        return "h264" if self._vp9 is None else "vp9"
 
     def frame(self, message: bytes) -> bool:
         """Take one binary message; whether it made the share's first picture."""
         if len(message) <= _HEAD.size:
             raise Refused("a frame message is 1 byte of flags, 8 of timestamp, then the frame")
         flags, timestamp_us = _HEAD.unpack_from(message)
-        data = message[_HEAD.size :]
-        if not data.startswith((b"\x00\x00\x01", b"\x00\x00\x00\x01")):
-            raise Refused("frames must be H.264 in Annex B (start codes)")
         if timestamp_us != timestamp_us:  # NaN
             raise Refused("a frame's timestamp must be a number")
+        data, key = self._checked(message[_HEAD.size :], bool(flags & KEY))
         arrival = self._clock.exact_ms()
-        pts = round(timestamp_us)
-        at = self._presenter.at(pts, MICROSECONDS, arrival)
-        data, key = self._sets.complete(data, bool(flags & KEY))
+        at = self._presenter.at(round(timestamp_us), MICROSECONDS, arrival)
         self._rate(timestamp_us)
         first = False
         if key:
@@ -120,7 +137,7 @@ class Ingest:
                 first = self.picture is None
                 self.picture = picture
                 for sink in self.sinks:
-                    sink.picture(picture, "h264", False)
+                    sink.picture(picture, self.codec_name, False)
             self.gop = []
         elif self.picture is None:
             return False
@@ -133,10 +150,25 @@ class Ingest:
             sink.unit(unit, len(message))
         return first
 
+    def _checked(self, data: bytes, key: bool) -> tuple[bytes, bool]:
+        """A frame of the sharer's codec as receivers take it, and whether it is a key frame."""
+        if self._vp9 is not None:
+            # every VP9 frame (and superframe) starts with its 2-bit frame marker, 0b10
+            if not data or data[0] >> 6 != 0b10:
+                raise Refused("frames must be VP9 as the config said (a frame marker first)")
+            return data, key
+        if not data.startswith((b"\x00\x00\x01", b"\x00\x00\x00\x01")):
+            raise Refused("frames must be H.264 in Annex B (start codes)")
+        return self._sets.complete(data, key)
+
     def _picture(self) -> Picture | None:
-        if self._sets.sps is None or self._size is None:
+        if self._size is None:
             return None
         width, height = self._size
+        if self._vp9 is not None:
+            return Picture(self._vp9, width, height, self.fps)
+        if self._sets.sps is None:
+            return None
         return Picture(nal.codec_string(self._sets.sps), width, height, self.fps)
 
     def _rate(self, timestamp_us: float) -> None:
@@ -168,7 +200,7 @@ class ShareFeed:
             return
         ingest.sinks.add(self._sink)
         if ingest.picture is not None:
-            self._sink.picture(ingest.picture, "h264", False)
+            self._sink.picture(ingest.picture, ingest.codec_name, False)
             for unit, size in ingest.gop:
                 self._sink.unit(unit, size)
         ingest.want_key()

@@ -1,9 +1,11 @@
-// How the share page encodes (sender.js): WebCodecs H.264 in Annex B, in real-time mode,
-// at a bit rate that fits the picture; and one encoded frame as the host's ingest takes
-// it (docs/share.md, "On the wire").
+// How the share page encodes (sender.js): WebCodecs H.264 in Annex B, or VP9 where the
+// browser cannot encode H.264, in real-time mode, at a bit rate that fits the picture;
+// and one encoded frame as the host's ingest takes it (docs/share.md, "On the wire").
 
 /** H.264 profiles to try, best first: High, Main, Constrained Baseline (level 5.1). */
 const H264 = ["avc1.640033", "avc1.4d0033", "avc1.42e033"];
+/** VP9 when no H.264 encoder is offered: profile 0 (4:2:0), level 5, 8 bits. */
+const VP9 = "vp09.00.50.08";
 const MAX_SIDE = 1920;
 
 /**
@@ -41,28 +43,32 @@ export function message(chunk) {
 }
 
 /**
- * The first encoder configuration this browser supports for the picture. Real-time mode:
- * each frame is put out as soon as it is encoded, never held back to look ahead.
+ * The encoder configurations to try for a picture, best first: H.264's profiles, then VP9.
+ * Real-time mode: each frame is put out as soon as it is encoded, never held back to
+ * look ahead.
+ * @param {number} width
+ * @param {number} height
+ * @param {number} fps
+ * @returns {VideoEncoderConfig[]}
+ */
+export function configsFor(width, height, fps) {
+  const common = { width, height, bitrate: bitrateFor(width, height, fps), framerate: fps, latencyMode: /** @type {LatencyMode} */ ("realtime") };
+  /** @type {VideoEncoderConfig[]} */
+  const h264 = H264.map((codec) => ({ ...common, codec, hardwareAcceleration: "no-preference", avc: { format: "annexb" } }));
+  return [...h264, { ...common, codec: VP9 }];
+}
+
+/**
+ * The first encoder configuration this browser supports for the picture.
  * @param {number} width
  * @param {number} height
  * @param {number} fps
  * @returns {Promise<VideoEncoderConfig>}
  */
 export async function supportedConfig(width, height, fps) {
-  for (const codec of H264) {
-    /** @type {VideoEncoderConfig} */
-    const config = {
-      codec,
-      width,
-      height,
-      bitrate: bitrateFor(width, height, fps),
-      framerate: fps,
-      latencyMode: "realtime",
-      hardwareAcceleration: "no-preference",
-      avc: { format: "annexb" },
-    };
+  for (const config of configsFor(width, height, fps)) {
     const { supported } = await VideoEncoder.isConfigSupported(config);
     if (supported) return config;
   }
-  throw new Error("this browser cannot encode H.264 (WebCodecs)");
+  throw new Error("this browser can encode neither H.264 nor VP9 (WebCodecs)");
 }

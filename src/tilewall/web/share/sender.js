@@ -46,7 +46,7 @@ export class Sender {
     this.size = { width: 0, height: 0, bitrate: 0 };
     /** the codec string the encoder was configured with */
     this.codec = "";
-    /** the picture size the host was last told */
+    /** the picture size and codec the host was last told */
     this.announced = "";
     /** @type {VideoFrame | null} the last picture, sent again when nothing changes */
     this.last = null;
@@ -151,12 +151,13 @@ export class Sender {
     this.pace.askKey();
   }
 
-  /** Tell the host the picture's size before the first frame of that size. */
+  /** Tell the host the picture's size and codec before the first frame of them. */
   announce() {
     const { width, height } = this.size;
-    if (this.announced === `${width}x${height}` || this.socket.readyState !== WebSocket.OPEN) return;
-    this.socket.send(JSON.stringify({ type: "config", codedWidth: width, codedHeight: height }));
-    this.announced = `${width}x${height}`;
+    const said = `${width}x${height} ${this.codec}`;
+    if (this.announced === said || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: "config", codedWidth: width, codedHeight: height, codec: this.codec }));
+    this.announced = said;
   }
 
   /** @param {EncodedVideoChunk} chunk */
