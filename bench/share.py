@@ -11,8 +11,11 @@ Parts:
   machine's clock, which is the host's); the /share/ page shares it (Chromium's
   ``--auto-select-tab-capture-source-by-title``) to the zone of a 2x2 wall whose tiles are
   receiver pages, each in a context of its own. *Share → wall*: from the click on "Share
-  my screen" to the last tile drawing its first frame of the share (the tiles' own
-  record of the frames they draw, on the host clock), over several starts. *Frame → tile*:
+  my screen" (the instant the page got it: Playwright's own work before the click, a
+  second on a loaded machine, is left out) to the last tile drawing its first frame of
+  the share (the tiles' own record of the frames they draw, on the host clock), over
+  several starts; *share → host*, to the share's first picture reaching the host
+  (``GET /api/shares`` polled every 20 ms says it is shown). *Frame → tile*:
   screenshots of the tiles in turn; the frame number each shows is read back; the
   instant the screenshot was asked for less the instant that frame was due on the
   shared tab (the tab draws it at its next refresh, then Chromium captures, the page
@@ -32,6 +35,7 @@ import os
 import struct
 import sys
 import tempfile
+import threading
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -116,6 +120,22 @@ def _wall(api: httpx.Client, base: str, browser: Any) -> tuple[list[Any], str]:
     return pages, str(zone.json()["zoneId"])
 
 
+#: the instant (ms since the epoch, this machine's clock: the host's) a click reached the page
+CLICK_JS = """() => document.addEventListener("click",
+  () => { window.clickedAt = performance.timeOrigin + performance.now(); }, true)"""
+
+
+def _shown_at(base: str, cookies: Any, until: float, found: list[float]) -> None:
+    """Poll ``GET /api/shares`` until a share is shown (or ``until``, monotonic): the
+    instant it first was, in ``found``."""
+    with httpx.Client(base_url=base + "/api", cookies=cookies) as client:
+        while time.monotonic() < until and not found:
+            asked = time.time() * 1000
+            if any(s["shown"] for s in client.get("/shares").json()["shares"]):
+                found.append(asked)
+            time.sleep(0.02)
+
+
 def _first_frames(pages: list[Any], since: float) -> list[float | None]:
     return [
         min((f["hostMs"] for f in page.evaluate(DRAWN_JS, since)), default=None) for page in pages
@@ -162,12 +182,20 @@ def part_wall(
         sharer.fill("input[name=user]", ADMIN)
         sharer.fill("input[name=password]", PASSWORD)
         sharer.click("form[aria-label='Log in'] button[type=submit]")
+        sharer.evaluate(CLICK_JS)
         to_wall: list[float] = []
+        to_host: list[float] = []
         latency: list[float] = []
+        sent: dict[str, Any] = {}
         for n in range(starts):
             sharer.wait_for_selector("select[name=target]")
-            clicked = time.time() * 1000
+            shown: list[float] = []
+            polling = threading.Thread(
+                target=_shown_at, args=(proc.base_url, api.cookies, time.monotonic() + 15, shown)
+            )
+            polling.start()
             sharer.click("form[aria-label='Share'] button[type=submit]")
+            clicked = float(sharer.evaluate("() => window.clickedAt"))
             deadline = time.monotonic() + 15
             firsts: list[float | None] = [None]
             while time.monotonic() < deadline:
@@ -175,13 +203,17 @@ def part_wall(
                 if all(f is not None for f in firsts):
                     break
                 time.sleep(0.1)
+            polling.join()
             if all(f is not None for f in firsts):
                 to_wall.append(max(f for f in firsts if f is not None) - clicked)
+            if shown:
+                to_host.append(shown[0] - clicked)
             if not sharer.is_visible("text=Stop sharing"):
                 raise RuntimeError(f"the share did not start: {sharer.inner_text('main')!r}")
             if n == starts - 1:
                 time.sleep(2)  # past the first key frames
                 latency = _latencies(pages, pattern, seconds)
+                sent = sharer.evaluate("() => window.tilewallShare")
             sharer.click("text=Stop sharing")
             time.sleep(1.5)
         late = [f["hostMs"] - f["at"] for page in pages for f in page.evaluate(DRAWN_JS, 0)]
@@ -189,6 +221,9 @@ def part_wall(
     return {
         "size": f"{size[0]}x{size[1]}",
         "share_to_wall_ms": stats(to_wall),
+        "share_to_host_ms": stats(to_host),
+        # what the page did with the frames of the last share (share/pacing.js)
+        "page": sent,
         "frame_to_tile_ms": stats(latency),
         "drawn_after_at_ms": stats(late),
     }
