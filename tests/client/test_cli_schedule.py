@@ -9,17 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.http import ADMIN, PASSWORD
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, running
 from tilewall.cli import main
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path_factory.mktemp("cli-schedule") / "data").start()
-    try:
-        yield server
-    finally:
-        server.close()
+    yield from running(tmp_path_factory, "cli-schedule")
 
 
 def tilewall(host: ServerProcess, *args: str) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser import CONSOLE_ARGS, CONSOLE_VIEWPORT, chromium, console_login
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, running
 
 pytestmark = [pytest.mark.browser]
 
@@ -18,11 +18,7 @@ pytestmark = [pytest.mark.browser]
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """``tilewall serve --demo`` on a fresh data directory."""
-    demo = ServerProcess(tmp_path_factory.mktemp("console-schedule") / "data", demo=True)
-    try:
-        yield demo.start()
-    finally:
-        demo.close()
+    yield from running(tmp_path_factory, "console-schedule", demo=True)
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +150,7 @@ def test_the_play_log_shows_what_played_with_filters_and_a_csv(
     newest = page.locator("table[aria-label=Plays] tbody tr")
     # what the host logged, to say why if the page shows otherwise
     logged = host.ok("GET", "/playlog", params={"displayId": display})
+    logged = [(e["trigger"], e["sourceName"], e["start"], e["end"]) for e in logged["entries"]]
     assert newest.nth(0).get_attribute("data-trigger") == "preset", logged
     assert "Demo Start" in newest.nth(0).inner_text()
     assert newest.nth(1).get_attribute("data-trigger") == "console", logged

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import CONSOLE_ARGS, CONSOLE_VIEWPORT, chromium, console_login
-from tests.support.server import ServerProcess
+from tests.support.browser import CONSOLE_ARGS, chromium, console_login, console_page
+from tests.support.server import ServerProcess, running
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser]
 
@@ -17,11 +18,7 @@ ROWS = "table[aria-label='Users'] tbody tr"
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path_factory.mktemp("console-users") / "data")
-    try:
-        yield server.start()
-    finally:
-        server.close()
+    yield from running(tmp_path_factory, "console-users")
 
 
 @pytest.fixture
@@ -29,28 +26,15 @@ def browser() -> Iterator[Any]:
     yield from chromium(CONSOLE_ARGS)
 
 
-def new_page(browser: Any) -> tuple[Any, list[str]]:
-    errors: list[str] = []
-    page = browser.new_context(viewport=CONSOLE_VIEWPORT).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(8000)
-    return page, errors
-
-
 def log_in_as(page: Any, host: ServerProcess, user: str, password: str, route: str) -> None:
-    page.goto(f"{host.url}/{route}")
-    page.wait_for_selector("#login-title")
-    page.fill("input[name=user]", user)
-    page.fill("input[name=password]", password)
-    page.click("form.login button[type=submit]")
-    page.wait_for_function("r => location.hash.startsWith(r)", arg=route)
+    console_login(page, host.url, route, user, password)
     page.wait_for_selector("#whoami:not(:empty)")
 
 
 def test_an_administrator_manages_users(browser: Any, host: ServerProcess) -> None:
     wall = host.ok("POST", "/videowalls", json={"name": "Lobby wall", "monitors": []})
     host.ok("POST", "/zones", json={"zoneName": "Lobby", "videowallId": wall["id"]})
-    page, errors = new_page(browser)
+    page, errors = console_page(browser)
     console_login(page, host.url, "#/users")
     page.wait_for_selector(f"{ROWS} >> nth=0")
     form = page.get_by_role("form", name="Add a user")
@@ -66,8 +50,8 @@ def test_an_administrator_manages_users(browser: Any, host: ServerProcess) -> No
     assert zone in page.locator(f"{ROWS}[data-user=desk]").inner_text()
 
     page.get_by_label("Role of desk").select_option("viewer")
-    page.wait_for_function("() => document.querySelector('.toast') !== null")
-    assert host.ok("GET", "/users/desk")["role"] == "viewer"
+    # the toast of the addition may still show: wait for the host to have the new role
+    wait_until(lambda: host.ok("GET", "/users/desk")["role"] == "viewer", what="desk a viewer")
     page.get_by_role("button", name="Disable desk").click()
     page.wait_for_selector(f"{ROWS}[data-user=desk] >> text=(disabled)")
     assert host.ok("GET", "/users/desk")["disabled"] is True
@@ -79,7 +63,7 @@ def test_a_viewer_is_not_offered_what_it_cannot_use(browser: Any, host: ServerPr
     host.ok(
         "POST", "/users", json={"userName": "lobby", "password": "lobby-password", "role": "viewer"}
     )
-    page, errors = new_page(browser)
+    page, errors = console_page(browser)
     log_in_as(page, host, "lobby", "lobby-password", "#/presets")
     assert page.locator("#whoami").inner_text() == "lobby (viewer)"
     nav = page.get_by_role("navigation", name="Main")
@@ -101,7 +85,7 @@ def test_an_operator_is_offered_playback_not_configuration(
 ) -> None:
     body = {"userName": "ops", "password": "ops-password", "role": "operator"}
     host.ok("POST", "/users", json=body)
-    page, errors = new_page(browser)
+    page, errors = console_page(browser)
     log_in_as(page, host, "ops", "ops-password", "#/alerts")
     page.wait_for_selector("h1")
     assert page.get_by_role("button", name="Broadcast alert").is_visible()

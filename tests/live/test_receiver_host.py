@@ -22,16 +22,19 @@ from tests.support.browser import (
     rig,
     screenshot,
 )
+from tests.support.live_pages import mark
 from tests.support.live_wire import UdpPattern, in_quarters, position, read_number
 from tests.support.server import ServerProcess, free_port
 from tests.support.sources import RTSP, source_body
+from tests.support.topology import HD_MONITOR, make_wall
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 SEATS = ("live-tl", "live-tr", "live-bl", "live-br")
-MONITOR_W, MONITOR_H = 1920, 1080
+#: one zone over the whole 2x2 wall
+ALL = {"All": [0, 1, 2, 3]}
 
 
 @dataclass
@@ -49,34 +52,7 @@ class LiveWall:
         ]
 
     def marks(self) -> list[str | None]:
-        return [
-            page.evaluate(
-                "() => { const m = document.querySelector('.live .nosignal');"
-                " return m && !m.hidden ? m.textContent : null; }"
-            )
-            for page in self.pages
-        ]
-
-
-def monitors(ids: list[int]) -> list[dict[str, Any]]:
-    out = []
-    for n, display_id in enumerate(ids):
-        col, row = n % 2, n // 2
-        geometry = {
-            "width": MONITOR_W,
-            "height": MONITOR_H,
-            "centerX": MONITOR_W / 2 + col * MONITOR_W,
-            "centerY": MONITOR_H / 2 + row * MONITOR_H,
-            "rotationDegrees": 0,
-        }
-        out.append(
-            {
-                "displayId": display_id,
-                "monitorGeometry": geometry,
-                "monitorDiagonal": {"lengthInMillimeter": 1400},
-            }
-        )
-    return out
+        return [mark(page) for page in self.pages]
 
 
 @pytest.fixture(scope="module")
@@ -84,13 +60,7 @@ def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveWall]:
     for host, context in rig(tmp_path_factory, "live-wall", in_process=True):
         pages = [open_receiver(context, host, seat) for seat in SEATS]
         ids = [host.lock(seat) for seat in SEATS]
-        created = host.ok("POST", "/videowalls", json={"name": "Camera wall", "monitors": []})
-        host.ok("PUT", f"/videowalls/{created['id']}", json={"monitors": monitors(ids)})
-        zone = host.ok(
-            "POST",
-            "/zones",
-            json={"zoneName": "All", "videowallId": created["id"], "displayIds": ids},
-        )
+        zone = make_wall(host.api, "Camera wall", ALL, ids, monitor=HD_MONITOR).zones["All"]
         camera = UdpPattern(free_port()).start()
         body = source_body(RTSP, "Gate camera", URL=camera.url)
         source_id = host.ok("POST", "/sources", json=body)["sourceId"]

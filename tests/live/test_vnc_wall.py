@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.live.test_receiver_host import SEATS, monitors
 from tests.support.browser import (
     VIEWPORT,
     near,
@@ -24,18 +23,19 @@ from tests.support.browser import (
     rig,
     screenshot,
 )
+from tests.support.live_pages import mark
 from tests.support.server import ServerProcess
 from tests.support.sources import VNC, source_body
+from tests.support.topology import HD_MONITOR, make_wall
 from tests.support.vnc_desktop import BLUE, GREEN, PASSWORD, QUARTERS, RED, YELLOW, VncDesktop
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
-MARK = (
-    "() => { const m = document.querySelector('.live .nosignal');"
-    " return m && !m.hidden ? m.textContent : null; }"
-)
+SEATS = ("vnc-tl", "vnc-tr", "vnc-bl", "vnc-br")
+#: one zone over the whole 2x2 wall
+ALL = {"All": [0, 1, 2, 3]}
 
 
 @dataclass
@@ -56,7 +56,7 @@ class DesktopWall:
         return all(near(c, q, 40) for c, q in zip(self.centres(name), quarters, strict=True))
 
     def marks(self) -> list[str | None]:
-        return [page.evaluate(MARK) for page in self.pages]
+        return [mark(page) for page in self.pages]
 
     def wait_shows(self, quarters: tuple[tuple[int, int, int], ...], what: str) -> None:
         wait_until(
@@ -73,13 +73,7 @@ def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DesktopWall]:
         for host, context in rig(tmp_path_factory, "vnc-wall", in_process=True):
             pages = [open_receiver(context, host, seat) for seat in SEATS]
             ids = [host.lock(seat) for seat in SEATS]
-            created = host.ok("POST", "/videowalls", json={"name": "Ops wall", "monitors": []})
-            host.ok("PUT", f"/videowalls/{created['id']}", json={"monitors": monitors(ids)})
-            zone = host.ok(
-                "POST",
-                "/zones",
-                json={"zoneName": "Ops", "videowallId": created["id"], "displayIds": ids},
-            )
+            zone = make_wall(host.api, "Ops wall", ALL, ids, monitor=HD_MONITOR).zones["All"]
             body = source_body(
                 VNC, "SCADA desktop", Host="127.0.0.1", Port=str(desktop.port), Password=PASSWORD
             )

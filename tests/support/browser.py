@@ -106,14 +106,31 @@ def rig(
 # --- console pages ------------------------------------------------------------------------
 
 
-def console_login(page: Any, host_url: str, route: str = "#/overview") -> None:
-    """Log in through the console's login page; back on ``route``."""
+def console_login(
+    page: Any,
+    host_url: str,
+    route: str = "#/overview",
+    user: str = ADMIN,
+    password: str = PASSWORD,
+) -> None:
+    """Log in through the console's login page (as the administrator unless ``user``
+    says otherwise); back on ``route``."""
     page.goto(f"{host_url}/{route}")
     page.wait_for_selector("#login-title")
-    page.fill("input[name=user]", ADMIN)
-    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=user]", user)
+    page.fill("input[name=password]", password)
     page.click("form.login button[type=submit]")
     page.wait_for_function("r => location.hash.startsWith(r)", arg=route.split("?")[0])
+
+
+def console_page(browser: Any, **context: Any) -> tuple[Any, list[str]]:
+    """A page of the console's size in a context of its own (``context``: more of its
+    options), and the list its page errors are put in."""
+    errors: list[str] = []
+    page = browser.new_context(viewport=CONSOLE_VIEWPORT, **context).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(8000)
+    return page, errors
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:

@@ -125,12 +125,15 @@ def make_wall(
     zones: dict[str, list[int]] | None = None,
     displays: list[int] | None = None,
     count: int = 4,
+    monitor: tuple[float, float, float] = (1000, 600, 10),
 ) -> Wall:
-    """A wall of ``count`` new locked displays, two a row (2x2 by default); ``zones`` maps
-    zone names to display positions. By default zone "Left" holds positions 0 and 2, zone
-    "Right" 1 and 3."""
+    """A wall of ``count`` new locked displays (or of ``displays``), two a row (2x2 by
+    default), each ``monitor`` (width, height, bezel); ``zones`` maps zone names to
+    display positions. By default zone "Left" holds positions 0 and 2, zone "Right" 1
+    and 3."""
     displays = displays or locked_displays(api, count)
-    body = ok(api.post("/videowalls", json=wall_body(name, displays)))
+    w, h, bezel = monitor
+    body = ok(api.post("/videowalls", json=wall_body(name, displays, 2, w, h, bezel)))
     wall = Wall(body["id"], body["name"], displays)
     layout = {"Left": [0, 2], "Right": [1, 3]} if zones is None else zones
     for zone_name, positions in layout.items():
@@ -145,6 +148,10 @@ def make_wall(
             )
         )
     return wall
+
+
+#: a 1080p monitor with no bezel: a picture spread over a wall of them has no gaps
+HD_MONITOR = (1920.0, 1080.0, 0.0)
 
 
 def zone_on_new_wall(api: Api, zone_name: str, count: int = 2) -> dict[str, Any]:

@@ -1,22 +1,10 @@
 """The console of a group: the settings screen shows the group (members, which is
 active and since when, the last takeover), and a standby's console says it is one."""
 
-from typing import Any
-
 import pytest
 
-from tests.support.browser import CHROMIUM, CONSOLE_ARGS, needs_chromium
+from tests.support.browser import CHROMIUM, CONSOLE_ARGS, console_login, needs_chromium
 from tests.support.cluster import Cluster
-from tests.support.http import ADMIN, PASSWORD
-
-
-def login(page: Any, address: str, route: str) -> None:
-    page.goto(f"{address}/{route}")
-    page.wait_for_selector("#login-title")
-    page.fill("input[name=user]", ADMIN)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form.login button[type=submit]")
-    page.wait_for_function("r => location.hash.startsWith(r)", arg=route)
 
 
 @pytest.mark.browser
@@ -32,7 +20,7 @@ def test_the_console_shows_the_group_and_says_when_its_host_is_a_standby(
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CONSOLE_ARGS)
         try:
             page = browser.new_page()
-            login(page, standby.address, "#/settings")
+            console_login(page, standby.address, "#/settings")
             banner = page.locator("#standby-banner")
             banner.wait_for(state="visible", timeout=10_000)
             assert "This host is a standby of its group" in banner.inner_text()
@@ -50,7 +38,7 @@ def test_the_console_shows_the_group_and_says_when_its_host_is_a_standby(
 
             # the active host's console has no banner, and shows the takeover after one
             other = browser.new_page()
-            login(other, active.address, "#/settings")
+            console_login(other, active.address, "#/settings")
             other.locator("section.card", has_text="Group of hosts").locator("table").wait_for()
             assert other.locator("#standby-banner").is_hidden()
             active.kill()
