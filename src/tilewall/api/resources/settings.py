@@ -12,8 +12,6 @@ from tilewall.host.machine.facts import InterfaceUpdate, NetworkInterface
 from tilewall.host.machine.settings import TimeZone
 
 TAGS = ["System"]
-#: how long PUT /system/networkinterfaces waits for a quick failure before answering 204
-APPLY_GRACE_SECONDS = 1.0
 
 
 class HostNameOut(msgspec.Struct):
