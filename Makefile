@@ -53,11 +53,11 @@ test: lint system-deps bench-deps
 	$(BIN)/pytest -q -n 4 --dist loadscope --no-loadscope-reorder --durations=25 --ignore=tests/api
 	$(MAKE) test-js
 
-# ruff over the Python; mypy strict over src/ and, with the settings of pyproject.toml's
-# tests.* override, over tests/
+# ruff over the Python; mypy strict over src/ and bench/ and, with the settings of
+# pyproject.toml's tests.* override, over tests/
 lint: install
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 	$(MAKE) lint-js
 

@@ -224,7 +224,7 @@ def reads(work: Path, entries: int, repeats: int) -> dict[str, Any]:
     asyncio.run(fill(data_dir, entries, start_ms))
     fill_s = time.perf_counter() - began
     day = start_ms + entries * STEP_MS // 3
-    queries = {
+    queries: dict[str, dict[str, str | int]] = {
         "user": {"user": USERS[3]},
         "target": {"target": "t01234"},
         "operation": {"operation": OPERATIONS[7]},

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 OP_LABELS = {
@@ -34,7 +35,7 @@ def _ms(value: float | None) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:.0f}"
 
 
-def fig(s: dict[str, Any] | None, fmt: Any = _num) -> str:
+def fig(s: dict[str, Any] | None, fmt: Callable[[Any], str] = _num) -> str:
     """Median with its spread over the runs: ``median [min–max]`` (just the median if n=1)."""
     if not s or s.get("median") is None:
         return "–"

@@ -31,7 +31,8 @@ from typing import Any
 
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, host_ms, percentile
+from bench.syncframes import percentile
+from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, host_ms, receiver_pages
 from tilewall.client import Client
 from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
 
@@ -108,11 +109,7 @@ def run(
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             host = Client(proc.base_url, ADMIN, PASSWORD)
             host.login()
-            pages = []
-            for n in range(tiles):
-                page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
-                page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
-                pages.append(page)
+            pages = receiver_pages(browser, proc.base_url, tiles)
             for page in pages:
                 page.wait_for_function(
                     "() => window.tilewall && window.tilewall.state"

@@ -110,16 +110,16 @@ def _vs_ceiling(results: dict[str, Any], op: str, goal: float) -> Row:
         for s in servers
         for n in (small, large)
     }
-    latest = ", ".join(f"{_ratio_text(at[s, small])} {s}" for s in servers if at[s, small])
+    latest = ", ".join(f"{_ratio_text(v)} {s}" for s in servers if (v := at[s, small]))
     latest += f" ({large:,} displays: " + " / ".join(
-        _ratio_text(at[s, large]) for s in servers if at[s, large]
+        _ratio_text(v) for s in servers if (v := at[s, large])
     )
     latest += ")"
     ceilings = results["interface"]["ceiling"]
     prism = _median(_ops_at(results, servers[0], small)[op].get("vs_prism"))
     peers = "ceiling " + " / ".join(f"{_num(_median(ceilings[s]['rps']))}" for s in servers)
     peers += " req/s" + (f"; ×{prism:.1f} Prism's req/s" if prism else "")
-    met = all(at[s, small] is not None and at[s, small] >= goal for s in servers)
+    met = all((v := at[s, small]) is not None and v >= goal for s in servers)
     return (f"`{OP_LABELS[op]}` ÷ ceiling, {small} displays", f"≥ {goal}", latest, peers, met)
 
 

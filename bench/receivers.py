@@ -29,13 +29,10 @@ from typing import Any
 from bench import wallsync
 from bench.procs import run_receivers, session_id, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
+from bench.syncframes import percentile
 
 NOT_MEASURED = "not yet measured"
 SERVER = "uvicorn"  # what ``tilewall serve`` runs by default
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    return wallsync.percentile(values, q)
 
 
 def run_fleet(

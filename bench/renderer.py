@@ -250,9 +250,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{statistics.mean(errors):6.1f} ms (runs {', '.join(f'{e:.1f}' for e in errors)})"
         )
     for rate, row in result["rates"].items():
-        errors = ", ".join("-" if e is None else f"{e:.1f}" for e in row["frames_vs_clock_ms"])
+        steps = ", ".join("-" if e is None else f"{e:.1f}" for e in row["frames_vs_clock_ms"])
         print(
-            f"rate {rate:>5}: frames vs clock after each {RATE_STEP_MS:g} ms step: {errors} "
+            f"rate {rate:>5}: frames vs clock after each {RATE_STEP_MS:g} ms step: {steps} "
             f"(range {row['range_ms']} ms)"
         )
     if args.out:

@@ -36,7 +36,7 @@ from tests.support.vnc_desktop import PASSWORD as VNC_PASSWORD
 from bench.livewall import stats
 from bench.procs import tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
+from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, receiver_pages
 from tilewall.client import Client
 
 TILES = 4
@@ -111,11 +111,7 @@ def run_wall(work: Path, size: tuple[int, int], changes: int) -> dict[str, Any]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         host = Client(proc.base_url, ADMIN, PASSWORD)
         host.login()
-        pages = []
-        for n in range(TILES):
-            page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
-            page.goto(f"{proc.base_url}/receiver/?seat=bench-{n:05d}")
-            pages.append(page)
+        pages = receiver_pages(browser, proc.base_url, TILES)
         params = {"Host": "127.0.0.1", "Port": str(desktop.port), "Password": VNC_PASSWORD}
         source = host.sources.create("Bench desktop", "Desktop Streamer (VNC)", params)
         host.zones.switch(zone, source_id=source["sourceId"], by="id")

@@ -28,7 +28,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.procs import BENCH, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
@@ -42,6 +42,9 @@ from bench.syncframes import (
 )
 from tilewall.client import Client
 
+if TYPE_CHECKING:  # Playwright is imported where a browser is started
+    from playwright.sync_api import ViewportSize
+
 CLIP = BENCH.parent / "src" / "tilewall" / "demo_media" / "clip.mp4"
 CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
 CHROMIUM_ARGS = [
@@ -54,7 +57,7 @@ CHROMIUM_ARGS = [
     "--autoplay-policy=no-user-gesture-required",
 ]
 #: small pages keep nine decoding tiles affordable on two CPUs
-VIEWPORT = {"width": 320, "height": 180}
+VIEWPORT: ViewportSize = {"width": 320, "height": 180}
 #: a tile counts as following the timeline within this many ms
 SETTLED_MS = 30.0
 SAMPLE_GAP_S = 0.1
@@ -215,29 +218,35 @@ def sleep_until(at_ms: float) -> None:
     time.sleep(max(at_ms - host_ms(), 0) / 1000)
 
 
-def new_context(browser: Any) -> Any:
-    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-    context.add_init_script(RECORDER)
-    return context
+def receiver_pages(
+    browser: Any, base_url: str, tiles: int, init_script: str | None = None
+) -> list[Any]:
+    """``tiles`` receiver pages (seats ``bench-00000`` on), each running ``init_script``
+    first if one is given.
+
+    Each page is in a browser context of its own, as each tile is a device of its own:
+    the pages of one context other than the last opened or brought to front present
+    their video frames about once a second (their media clock runs on), which hides what
+    a viewer sees. Playwright's string predicates are eval, which the page's policy
+    forbids: bypassed."""
+    pages = []
+    for n in range(tiles):
+        context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+        if init_script is not None:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        page.goto(f"{base_url}/receiver/?seat=bench-{n:05d}")
+        pages.append(page)
+    return pages
 
 
 def open_wall(
     browser: Any, host: Client, base_url: str, seeded: Seeded, tiles: int
 ) -> tuple[Wall, str]:
-    """``tiles`` receiver pages as the tiles of the seeded zone, and a source that plays
-    the demo clip (not yet switched to): the wall and the source's id.
-
-    Each tile is in a browser context of its own, as each is a device of its own: the
-    pages of one context other than the last opened or brought to front present their
-    video frames about once a second (their media clock runs on), which hides what a
-    viewer sees. Playwright's string predicates are eval, which the page's policy
-    forbids: bypassed."""
-    contexts = [new_context(browser) for _ in range(tiles)]
-    pages = []
-    for n, context in enumerate(contexts):
-        page = context.new_page()
-        page.goto(f"{base_url}/receiver/?seat=bench-{n:05d}")
-        pages.append(page)
+    """``tiles`` receiver pages as the tiles of the seeded zone (``receiver_pages``,
+    each recording its frames), and a source that plays the demo clip (not yet switched
+    to): the wall and the source's id."""
+    pages = receiver_pages(browser, base_url, tiles, RECORDER)
     wall = Wall(host, pages, seeded.zones[0])
     wall.wait_all("t.connected && t.state && t.state.role === 'tile'")
     host.media.upload("clip.mp4", CLIP.read_bytes())

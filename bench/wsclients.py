@@ -175,7 +175,7 @@ async def open_receiver(url: str, timeout_s: float) -> TimedConnection:
 def rss_mb(pid: int) -> float:
     """Resident memory of ``pid`` and its children, MB."""
     proc = psutil.Process(pid)
-    total = proc.memory_info().rss
+    total: int = proc.memory_info().rss
     for child in proc.children(recursive=True):
         with contextlib.suppress(psutil.Error):
             total += child.memory_info().rss
@@ -303,13 +303,13 @@ class Fleet:
             if len(self.reached) >= self.expected:
                 self.done.set()
 
-    async def receiver(self, seat: str, connected: asyncio.Semaphore) -> None:
+    async def receiver(self, seat_id: str, connected: asyncio.Semaphore) -> None:
         """One receiver: connect, hello, answer; reconnect after a close (to the same
         host, bounded; or following the group as the page does)."""
-        rev = 0
-        key: str | None = None  # the station key the host handed this receiver, if any
-        route = Route(self.ws_url.replace("ws://", "http://", 1).removesuffix("/receiver/ws"))
-        self.routes[seat] = route
+        seat = Seat(
+            seat_id, Route(self.ws_url.replace("ws://", "http://", 1).removesuffix("/receiver/ws"))
+        )
+        self.routes[seat_id] = seat.route
         code: int | None = None
         for attempt in range(100_000 if self.follow_group else 1000):
             if self.stopping:
@@ -317,102 +317,154 @@ class Fleet:
             if attempt:
                 self.reconnects += 1
                 if self.follow_group:
-                    await asyncio.sleep(route.delay_after(code))
+                    await asyncio.sleep(seat.route.delay_after(code))
                 else:
                     await asyncio.sleep(min(0.5 * attempt, 5.0))
             code = None
-            if self.follow_group:
-                host = route.next_host()
-                url = host.replace("http://", "ws://", 1) + "/receiver/ws"
-            else:
-                host, url = route.origin, self.ws_url
-            if self.follow_group:
-                self.attempts.setdefault(seat, []).append((host, time.monotonic()))
-            # following a group, the first connections are paced by the host: at most
-            # CONNECT_CONCURRENCY hellos wait for their welcome at a time (a host on
-            # PostgreSQL writes each new receiver, and closes a hello it has not
-            # answered within 4 s as silent); later ones are devices of their own
-            paced = False
+            url = self._next_url(seat)
             try:
-                if self.follow_group and attempt:
-                    ws = await open_receiver(url, OPEN_TIMEOUT_S)
-                elif self.follow_group:
-                    await connected.acquire()
-                    paced = True
-                    ws = await open_receiver(url, 60)
-                else:
-                    async with connected:
-                        ws = await open_receiver(url, 60)
-                hello = {
-                    "v": 1,
-                    "type": "hello",
-                    "seatId": seat,
-                    "screen": HELLO_SCREEN,
-                    "resolutions": [HELLO_SCREEN],
-                    "model": "tilewall bench receiver",
-                    "firmware": "bench-wsclients/1",
-                    "rev": rev,
-                    # told ``content`` (one text for the whole zone) instead of ``state``
-                    "features": ["content"],
-                    **({"key": key} if key else {}),
-                }
+                ws = await self._open(seat, url, attempt, connected)
                 async with ws:
-                    await ws.send(json.dumps(hello))
-                    # the page watches for silence once welcomed (a host holding its
-                    # hello is waiting for its group, not silent)
-                    silent_s: float | None = None
-                    # asyncio.wait_for on 3.11 may swallow a cancel that comes as the
-                    # message does: the end of the run is also looked at here
-                    while not self.stopping:
-                        text = await next_message(ws, silent_s)
-                        if text is None:
-                            if silent_s is None:
-                                break
-                            # silent (frozen, its sockets open): drop it at once, as
-                            # the page does, without waiting for a closing handshake
-                            route.went_silent()
-                            self.silent_at.append(time.monotonic())
-                            if ws.transport is not None:
-                                ws.transport.abort()
-                            break
-                        at = ws.arrived()
-                        message = json.loads(text)
-                        kind = message.get("type")
-                        if kind == "ping":
-                            await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
-                        elif kind == "key":
-                            key = message.get("key")
-                        elif kind == "group":
-                            route.group(message)
-                        elif kind in ("welcome", "state", "content"):
-                            rev = message["rev"]
-                            if kind == "welcome":
-                                route.welcomed()
-                                if self.follow_group:
-                                    ping_s = message.get("pingIntervalMs", 1000) / 1000
-                                    silent_s = max(SILENT_AFTER_S, 4 * ping_s)
-                                self.welcomed_by[seat] = (host, at)
-                                if message.get("refused"):
-                                    self.refused += 1
-                                if paced:
-                                    paced = False
-                                    connected.release()
-                            if kind == "content":
-                                self.record(seat, source_in(message.get("content")), at)
-                            else:
-                                self.record(seat, source_of(message.get("state")), at)
-                            if kind == "welcome":
-                                self.welcomed.add(seat)
-                            await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
+                    await ws.send(json.dumps(seat.hello()))
+                    await self._converse(seat, ws, connected)
                 code = ws.close_code or 0
                 self.closes[code] = self.closes.get(code, 0) + 1
             except (TimeoutError, OSError, WebSocketException):
                 self.closes[-1] = self.closes.get(-1, 0) + 1
                 self.failed_attempts += 1
             finally:
-                if paced:
-                    connected.release()
-            self.welcomed.discard(seat)
+                seat.unpace(connected)
+            self.welcomed.discard(seat_id)
+
+    def _next_url(self, seat: Seat) -> str:
+        """Where the seat connects now: the host it started on, or (following the
+        group) the page's next choice, noted among the seat's attempts."""
+        if not self.follow_group:
+            seat.host = seat.route.origin
+            return self.ws_url
+        seat.host = seat.route.next_host()
+        self.attempts.setdefault(seat.id, []).append((seat.host, time.monotonic()))
+        return seat.host.replace("http://", "ws://", 1) + "/receiver/ws"
+
+    async def _open(
+        self, seat: Seat, url: str, attempt: int, connected: asyncio.Semaphore
+    ) -> TimedConnection:
+        # following a group, the first connections are paced by the host: at most
+        # CONNECT_CONCURRENCY hellos wait for their welcome at a time (a host on
+        # PostgreSQL writes each new receiver, and closes a hello it has not
+        # answered within 4 s as silent); later ones are devices of their own
+        if self.follow_group and attempt:
+            return await open_receiver(url, OPEN_TIMEOUT_S)
+        if self.follow_group:
+            await connected.acquire()
+            seat.paced = True
+            return await open_receiver(url, 60)
+        async with connected:
+            return await open_receiver(url, 60)
+
+    async def _converse(
+        self, seat: Seat, ws: TimedConnection, connected: asyncio.Semaphore
+    ) -> None:
+        """The messages of one connection, until it closes, the run ends, or (once
+        welcomed, following a group) its host is silent."""
+        # the page watches for silence once welcomed (a host holding its hello is
+        # waiting for its group, not silent)
+        seat.silent_s = None
+        # asyncio.wait_for on 3.11 may swallow a cancel that comes as the message
+        # does: the end of the run is also looked at here
+        while not self.stopping:
+            text = await next_message(ws, seat.silent_s)
+            if text is None:
+                if seat.silent_s is not None:
+                    # silent (frozen, its sockets open): drop it at once, as the
+                    # page does, without waiting for a closing handshake
+                    seat.route.went_silent()
+                    self.silent_at.append(time.monotonic())
+                    if ws.transport is not None:
+                        ws.transport.abort()
+                return
+            at = ws.arrived()
+            await self._answer(seat, ws, json.loads(text), at, connected)
+
+    async def _answer(
+        self,
+        seat: Seat,
+        ws: TimedConnection,
+        message: dict[str, Any],
+        at: float,
+        connected: asyncio.Semaphore,
+    ) -> None:
+        """One message of the host, arrived at ``at``: noted, and answered as the page
+        answers it."""
+        kind = message.get("type")
+        if kind == "ping":
+            await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
+        elif kind == "key":
+            seat.key = message.get("key")
+        elif kind == "group":
+            seat.route.group(message)
+        elif kind in ("welcome", "state", "content"):
+            seat.rev = message["rev"]
+            if kind == "welcome":
+                self._welcomed(seat, message, at, connected)
+            if kind == "content":
+                self.record(seat.id, source_in(message.get("content")), at)
+            else:
+                self.record(seat.id, source_of(message.get("state")), at)
+            if kind == "welcome":
+                self.welcomed.add(seat.id)
+            await ws.send(json.dumps({"v": 1, "type": "ack", "rev": seat.rev}))
+
+    def _welcomed(
+        self, seat: Seat, message: dict[str, Any], at: float, connected: asyncio.Semaphore
+    ) -> None:
+        seat.route.welcomed()
+        if self.follow_group:
+            ping_s = message.get("pingIntervalMs", 1000) / 1000
+            seat.silent_s = max(SILENT_AFTER_S, 4 * ping_s)
+        self.welcomed_by[seat.id] = (seat.host, at)
+        if message.get("refused"):
+            self.refused += 1
+        seat.unpace(connected)
+
+
+@dataclass
+class Seat:
+    """What one receiver keeps from one connection to the next."""
+
+    id: str
+    route: Route
+    #: the last revision the host sent
+    rev: int = 0
+    #: the station key the host handed this receiver, if any
+    key: str | None = None
+    #: the host of the connection being made or held
+    host: str = ""
+    #: holds a place among the hellos waiting for their welcome
+    paced: bool = False
+    #: a host that says nothing for this long is silent (None: not watched)
+    silent_s: float | None = None
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "v": 1,
+            "type": "hello",
+            "seatId": self.id,
+            "screen": HELLO_SCREEN,
+            "resolutions": [HELLO_SCREEN],
+            "model": "tilewall bench receiver",
+            "firmware": "bench-wsclients/1",
+            "rev": self.rev,
+            # told ``content`` (one text for the whole zone) instead of ``state``
+            "features": ["content"],
+            **({"key": self.key} if self.key else {}),
+        }
+
+    def unpace(self, connected: asyncio.Semaphore) -> None:
+        """Give back the seat's place among the hellos waiting, if it holds one."""
+        if self.paced:
+            self.paced = False
+            connected.release()
 
 
 async def next_message(ws: TimedConnection, silent_s: float | None) -> str | bytes | None:

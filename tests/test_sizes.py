@@ -1,7 +1,8 @@
 """Functions a reader can take in: none over 80 lines (from its ``def`` to its last line;
-the decorators, such as a command's options, are its declaration) in ``src/`` and in
-the Python scripts of ``scripts/``; what grows past that is split by what it does. The
-files' size is checked with the layers (``test_layering.py``)."""
+the decorators, such as a command's options, are its declaration) in ``src/``, in the
+benchmarks of ``bench/`` and in the Python scripts of ``scripts/``; what grows past that
+is split by what it does. The files' size is checked with the layers
+(``test_layering.py``)."""
 
 import ast
 from pathlib import Path
@@ -12,7 +13,8 @@ MAX_FUNCTION_LINES = 80
 
 def python_files() -> list[Path]:
     scripts = [p for p in (ROOT / "scripts").iterdir() if _is_python(p)]
-    return sorted([*(ROOT / "src").rglob("*.py"), *scripts])
+    bench = [p for p in (ROOT / "bench").rglob("*.py") if "node_modules" not in p.parts]
+    return sorted([*(ROOT / "src").rglob("*.py"), *bench, *scripts])
 
 
 def _is_python(path: Path) -> bool:
