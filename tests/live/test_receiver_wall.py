@@ -55,6 +55,31 @@ def test_each_tile_shows_its_quarter_of_the_picture(wall: list[Any]) -> None:
     assert all(read_number(image) is not None for image in images)
 
 
+#: how bright the canvas of a page is at the middle of each quarter: [[tl, tr], [bl, br]]
+QUARTERS = """() => {
+  const canvas = document.querySelector('canvas.live-picture');
+  const g = canvas.getContext('2d');
+  const w = canvas.width, h = canvas.height;
+  const mean = (x, y) => {
+    const d = g.getImageData(x, y, w / 4, h / 4).data;
+    let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+    return sum / (d.length / 4) / 3;
+  };
+  return [[mean(w / 8, h / 8), mean(5 * w / 8, h / 8)], [mean(w / 8, 5 * h / 8), mean(5 * w / 8, 5 * h / 8)]];
+}"""
+
+
+def test_each_tile_draws_only_its_quarter(wall: list[Any]) -> None:
+    # the rest of the picture is never turned into canvas pixels: it stays black there
+    for page, (col, row) in zip(wall, TILES, strict=True):
+        brightness = page.evaluate(QUARTERS)
+        for r in range(2):
+            for c in range(2):
+                drawn = brightness[r][c] > 20
+                assert drawn == ((c, r) == (col, row)), ((col, row), brightness)
+
+
 def test_held_last_frame_is_the_same_on_every_tile_and_marked(
     wall: list[Any], wire: LiveWire
 ) -> None:

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { BEHIND_MS, STALE_MS, admit, readFrame } from "../../src/tilewall/web/receiver/live-decoder.js";
-import { waitingFrames } from "../../src/tilewall/web/receiver/live-canvas.js";
+import { visiblePart, waitingFrames } from "../../src/tilewall/web/receiver/live-canvas.js";
 
 /** A binary message of the wire: flags, the instant as a big-endian float64, the frame. */
 function message(key, at, payload = 4) {
@@ -82,4 +82,40 @@ test("past the limit the oldest waiting frames are closed", () => {
   waiting.clear();
   assert.equal(waiting.size, 0);
   assert.ok(frames.every((f) => f.closed));
+});
+
+const SCREEN = { width: 320, height: 180 };
+const HD = { width: 1280, height: 720 };
+/** The corners (top left, top right, bottom left) of a box placed by `at(x, y)`. */
+const cornersOf = (box, at) => [at(0, 0), at(box.width, 0), at(0, box.height)];
+
+test("a picture shown whole on the screen is drawn whole", () => {
+  const at = (x, y) => ({ x, y });
+  assert.equal(visiblePart(cornersOf(SCREEN, at), SCREEN, SCREEN, HD), null);
+});
+
+test("the middle tile of a 3x3 wall draws its ninth of the picture, in even pixels", () => {
+  const box = { width: 960, height: 540 }; // the zone, three screens a side
+  const at = (x, y) => ({ x: x - 320, y: y - 180 });
+  assert.deepEqual(visiblePart(cornersOf(box, at), box, SCREEN, HD), { x: 426, y: 240, width: 428, height: 240 });
+});
+
+test("a turned tile draws the part turned onto its screen", () => {
+  // a 2x2 wall turned half a turn: the screen shows the box's top left quarter, upside down
+  const box = { width: 640, height: 360 };
+  const at = (x, y) => ({ x: 320 - x, y: 180 - y });
+  assert.deepEqual(visiblePart(cornersOf(box, at), box, SCREEN, HD), { x: 0, y: 0, width: 640, height: 360 });
+});
+
+test("a letterboxed picture: the part of the frame in the part of the box on screen", () => {
+  // a 4:3 box, the 16:9 frame across its width with bars above and below; its left half on screen
+  const box = { width: 640, height: 480 };
+  const at = (x, y) => ({ x, y: y * (180 / 480) });
+  assert.deepEqual(visiblePart(cornersOf(box, at), box, { width: 320, height: 180 }, HD), { x: 0, y: 0, width: 640, height: 720 });
+});
+
+test("a picture off the screen draws nothing", () => {
+  const at = (x, y) => ({ x: x + 1000, y });
+  const part = visiblePart(cornersOf(SCREEN, at), SCREEN, SCREEN, HD);
+  assert.ok(part && part.width * part.height === 0, JSON.stringify(part));
 });

@@ -1,10 +1,83 @@
 // The picture of a live source with WebCodecs (live.js): the frames live-decoder.js makes
 // wait for their host instant, and a canvas is drawn on every animation frame with the
 // newest one whose instant has come. The canvas keeps the last frame drawn.
+//
+// Only the part of a frame on screen is drawn: a tile of a 3x3 wall shows a ninth of the
+// picture, and turning the other eight ninths into canvas pixels at every frame (in
+// software, where there is no GPU) cost it more than decoding.
 
 import { liveDecoder } from "./live-decoder.js";
 
 const MAX_WAITING = 90; // decoded frames waiting for their instant (3 s at 30 fps)
+const WHOLE = 0.8; // a part on screen this big (of the frame's area): the whole frame is drawn
+
+/**
+ * @typedef {{x: number, y: number}} Point
+ * @typedef {{x: number, y: number, width: number, height: number}} Rect
+ */
+
+/**
+ * The part of a `frame`-sized picture shown with object-fit: contain in a box of `box`
+ * CSS pixels that is on a screen of `screen` pixels, its box's corners (top left, top
+ * right, bottom left) at `corners` on screen (so turned, scaled and moved as it may be):
+ * frame pixels, rounded out to even ones (4:2:0); null when most of the frame shows.
+ * @param {[Point, Point, Point]} corners
+ * @param {{width: number, height: number}} box
+ * @param {{width: number, height: number}} screen
+ * @param {{width: number, height: number}} frame
+ * @returns {Rect | null}
+ */
+export function visiblePart(corners, box, screen, frame) {
+  const [o, right, down] = corners;
+  const u = { x: right.x - o.x, y: right.y - o.y };
+  const v = { x: down.x - o.x, y: down.y - o.y };
+  const det = u.x * v.y - u.y * v.x;
+  if (!det || !box.width || !box.height) return null;
+  // each corner of the screen in fractions of the box (a along its width, b its height)
+  const screenCorners = [[0, 0], [screen.width, 0], [0, screen.height], [screen.width, screen.height]];
+  const fractions = screenCorners.map(([x, y]) => {
+    const dx = x - o.x;
+    const dy = y - o.y;
+    return { a: (dx * v.y - dy * v.x) / det, b: (u.x * dy - u.y * dx) / det };
+  });
+  const clamp = (/** @type {number} */ n) => Math.min(1, Math.max(0, n));
+  const a0 = clamp(Math.min(...fractions.map((f) => f.a)));
+  const a1 = clamp(Math.max(...fractions.map((f) => f.a)));
+  const b0 = clamp(Math.min(...fractions.map((f) => f.b)));
+  const b1 = clamp(Math.max(...fractions.map((f) => f.b)));
+  // object-fit: contain: the frame scaled by s, centred in the box
+  const s = Math.min(box.width / frame.width, box.height / frame.height);
+  const left = (box.width - frame.width * s) / 2;
+  const top = (box.height - frame.height * s) / 2;
+  const even = (/** @type {number} */ n, /** @type {number} */ max, /** @type {boolean} */ up) =>
+    Math.min(max, Math.max(0, up ? 2 * Math.ceil(n / 2) : 2 * Math.floor(n / 2)));
+  const x0 = even((a0 * box.width - left) / s, frame.width, false);
+  const x1 = even((a1 * box.width - left) / s, frame.width, true);
+  const y0 = even((b0 * box.height - top) / s, frame.height, false);
+  const y1 = even((b1 * box.height - top) / s, frame.height, true);
+  const part = { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+  return part.width * part.height > WHOLE * frame.width * frame.height ? null : part;
+}
+
+/**
+ * Three points that say where `el`'s box is on screen: its top left, top right and bottom
+ * left corners, whatever transforms its ancestors apply (a tile's crop and rotation, the
+ * screen's scale).
+ * @param {HTMLElement} el
+ */
+function cornersOf(el) {
+  const marks = ["0 auto auto 0", "0 auto auto 100%", "100% auto auto 0"].map((inset) => {
+    const mark = document.createElement("span");
+    Object.assign(mark.style, { position: "absolute", inset, width: "0", height: "0" });
+    el.appendChild(mark);
+    return mark;
+  });
+  /** @returns {[Point, Point, Point]} */
+  return () => {
+    const [o, right, down] = marks.map((m) => m.getBoundingClientRect());
+    return [{ x: o.left, y: o.top }, { x: right.left, y: right.top }, { x: down.left, y: down.top }];
+  };
+}
 
 /**
  * @typedef {import("./live.js").LiveSource} LiveSource
@@ -69,13 +142,32 @@ export function canvasPicture(el, source, ctx, clock) {
   const counts = { received: 0, decoded: 0, drawn: 0, skipped: 0, resets: 0, errors: 0 };
   const decoder = liveDecoder(clock, counts, (frame) => waiting.add(frame));
 
+  const where = cornersOf(el);
+
+  /** Draw `frame`, or the part of it on screen, on the canvas. @param {VideoFrame} frame */
+  function paint(frame) {
+    const seen = frame.visibleRect;
+    const size = { width: frame.displayWidth, height: frame.displayHeight };
+    // (a frame whose pixels are not square is drawn whole)
+    const part = seen && seen.width === size.width && seen.height === size.height ? visiblePart(where(), { width: el.clientWidth, height: el.clientHeight }, { width: innerWidth, height: innerHeight }, size) : null;
+    if (!seen || !part) {
+      draw2d.drawImage(frame, 0, 0);
+      return;
+    }
+    if (!part.width || !part.height) return; // nothing of it on screen
+    // the same picture, its visible rectangle narrowed: nothing is copied
+    const cut = new VideoFrame(frame, { visibleRect: { x: seen.x + part.x, y: seen.y + part.y, width: part.width, height: part.height } });
+    draw2d.drawImage(cut, part.x, part.y, part.width, part.height);
+    cut.close();
+  }
+
   /** @param {VideoFrame} frame @param {number} now @param {number} [frameTime] */
   function show(frame, now, frameTime) {
     if (canvas.width !== frame.displayWidth || canvas.height !== frame.displayHeight) {
       canvas.width = frame.displayWidth;
       canvas.height = frame.displayHeight;
     }
-    draw2d.drawImage(frame, 0, 0);
+    paint(frame);
     shownAt = frame.timestamp / 1000;
     counts.drawn += 1;
     canvas.dataset.at = String(shownAt);
