@@ -7,6 +7,7 @@ another client by changing this module only. ``ok`` and ``error`` check answers.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -85,17 +86,28 @@ class Api:
         self.transport.close()
 
 
+#: how long a login answered 503 is tried again
+LOGIN_RETRY_S = 30.0
+
+
 def login(
     api: Api, keep: bool = False, *, user: str | None = None, password: str | None = None
 ) -> str:
     """Log in (as the admin unless told otherwise); the client sends the new session from
-    now on. Answers the session id."""
-    response = api.request(
-        "POST",
-        f"{api.root}/session",
-        params={"keepLoggedIn": keep},
-        json={"user": user or api.user, "password": password or api.password},
-    )
+    now on. Answers the session id. A 503 is tried again for a while, as its message asks:
+    a host on PostgreSQL answers so while its lease is late (a machine so loaded that its
+    event loop stalled) or its database link is being made again."""
+    deadline = time.monotonic() + LOGIN_RETRY_S
+    while True:
+        response = api.request(
+            "POST",
+            f"{api.root}/session",
+            params={"keepLoggedIn": keep},
+            json={"user": user or api.user, "password": password or api.password},
+        )
+        if response.status_code != 503 or time.monotonic() > deadline:
+            break
+        time.sleep(0.25)
     assert response.status_code == 200, response.text
     token: str = response.json()["session"]["value"]
     api.use_session(token)
