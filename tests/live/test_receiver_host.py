@@ -26,15 +26,13 @@ from tests.support.live_pages import mark
 from tests.support.live_wire import UdpPattern, in_quarters, position, read_number
 from tests.support.server import ServerProcess, free_port
 from tests.support.sources import RTSP, source_body
-from tests.support.topology import HD_MONITOR, make_wall
+from tests.support.topology import HD_MONITOR, WHOLE_WALL, make_wall
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 SEATS = ("live-tl", "live-tr", "live-bl", "live-br")
-#: one zone over the whole 2x2 wall
-ALL = {"All": [0, 1, 2, 3]}
 
 
 @dataclass
@@ -60,7 +58,7 @@ def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveWall]:
     for host, context in rig(tmp_path_factory, "live-wall", in_process=True):
         pages = [open_receiver(context, host, seat) for seat in SEATS]
         ids = [host.lock(seat) for seat in SEATS]
-        zone = make_wall(host.api, "Camera wall", ALL, ids, monitor=HD_MONITOR).zones["All"]
+        zone = make_wall(host.api, "Camera wall", WHOLE_WALL, ids, monitor=HD_MONITOR).zones["All"]
         camera = UdpPattern(free_port()).start()
         body = source_body(RTSP, "Gate camera", URL=camera.url)
         source_id = host.ok("POST", "/sources", json=body)["sourceId"]

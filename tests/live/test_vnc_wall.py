@@ -26,7 +26,7 @@ from tests.support.browser import (
 from tests.support.live_pages import mark
 from tests.support.server import ServerProcess
 from tests.support.sources import VNC, source_body
-from tests.support.topology import HD_MONITOR, make_wall
+from tests.support.topology import HD_MONITOR, WHOLE_WALL, make_wall
 from tests.support.vnc_desktop import BLUE, GREEN, PASSWORD, QUARTERS, RED, YELLOW, VncDesktop
 from tests.support.waiting import wait_until
 
@@ -34,8 +34,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 SEATS = ("vnc-tl", "vnc-tr", "vnc-bl", "vnc-br")
-#: one zone over the whole 2x2 wall
-ALL = {"All": [0, 1, 2, 3]}
 
 
 @dataclass
@@ -73,7 +71,7 @@ def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DesktopWall]:
         for host, context in rig(tmp_path_factory, "vnc-wall", in_process=True):
             pages = [open_receiver(context, host, seat) for seat in SEATS]
             ids = [host.lock(seat) for seat in SEATS]
-            zone = make_wall(host.api, "Ops wall", ALL, ids, monitor=HD_MONITOR).zones["All"]
+            zone = make_wall(host.api, "Ops wall", WHOLE_WALL, ids, monitor=HD_MONITOR).zones["All"]
             body = source_body(
                 VNC, "SCADA desktop", Host="127.0.0.1", Port=str(desktop.port), Password=PASSWORD
             )

@@ -150,6 +150,8 @@ def make_wall(
     return wall
 
 
+#: one zone, "All", over the whole of a 2x2 wall
+WHOLE_WALL = {"All": [0, 1, 2, 3]}
 #: a 1080p monitor with no bezel: a picture spread over a wall of them has no gaps
 HD_MONITOR = (1920.0, 1080.0, 0.0)
 

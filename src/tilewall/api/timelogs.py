@@ -19,21 +19,11 @@ from tilewall.host.schedule import occurrences as occ
 _LOCAL = "ISO 8601 (without an offset: the host's local time)"
 
 
-def since_param(left_out: str) -> Any:
-    """The query parameter ``since``; ``left_out`` says what of the log it leaves out."""
+def instant_param(name: str, left_out: str) -> Any:
+    """The query parameter ``name`` (``since`` or ``until``), an instant; ``left_out``
+    says what of the log it leaves out."""
     return Parameter(
-        query="since",
-        default=None,
-        required=False,
-        pattern=INSTANT,
-        description=f"{_LOCAL}; {left_out}",
-    )
-
-
-def until_param(left_out: str) -> Any:
-    """The query parameter ``until``; ``left_out`` says what of the log it leaves out."""
-    return Parameter(
-        query="until",
+        query=name,
         default=None,
         required=False,
         pattern=INSTANT,

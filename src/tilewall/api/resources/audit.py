@@ -15,14 +15,14 @@ from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
+    instant_param,
     retention_routes,
-    since_param,
-    until_param,
     window,
 )
-from tilewall.host.access.trail import MAX_PAGE, MAX_RETENTION_DAYS
+from tilewall.host.access.trail import MAX_PAGE
 from tilewall.host.audit import AuditEntry, AuditQuery
 from tilewall.host.host import Host
+from tilewall.host.retention import MAX_RETENTION_DAYS
 from tilewall.host.schedule import occurrences as occ
 
 TAGS = [EXTENSION_TAG, "Audit trail"]
@@ -118,8 +118,8 @@ LIMIT = Parameter(query="limit", default=100, required=False, ge=1, le=MAX_PAGE)
 
 def audit_query(
     host: Host,
-    since: str | None = since_param("entries before it are left out"),
-    until: str | None = until_param("entries at or after it are left out"),
+    since: str | None = instant_param("since", "entries before it are left out"),
+    until: str | None = instant_param("until", "entries at or after it are left out"),
     user: str | None = USER,
     target: str | None = TARGET,
     operation: str | None = OPERATION,

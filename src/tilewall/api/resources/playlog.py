@@ -15,15 +15,15 @@ from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
+    instant_param,
     retention_routes,
-    since_param,
-    until_param,
     window,
 )
 from tilewall.host.host import Host
 from tilewall.host.ports import Play
+from tilewall.host.retention import MAX_RETENTION_DAYS
 from tilewall.host.schedule import occurrences as occ
-from tilewall.host.schedule.playlog import MAX_LIMIT, MAX_RETENTION_DAYS
+from tilewall.host.schedule.playlog import MAX_LIMIT
 from tilewall.host.triggers import triggered_by
 
 TAGS = [EXTENSION_TAG, "Play log"]
@@ -88,8 +88,8 @@ def entry(play: Play) -> Entry:
     )
 
 
-SINCE = since_param("plays that ended before it are left out")
-UNTIL = until_param("plays that started at or after it are left out")
+SINCE = instant_param("since", "plays that ended before it are left out")
+UNTIL = instant_param("until", "plays that started at or after it are left out")
 DISPLAY = Parameter(query="displayId", default=None, required=False)
 #: the rules of a window no schema of one parameter can state
 WINDOW = (

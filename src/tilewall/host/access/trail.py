@@ -5,13 +5,12 @@ from tilewall.host import audit
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord
 from tilewall.host.errors import Invalid
 from tilewall.host.ports import AuditStore
+from tilewall.host.retention import DAY_MS, keep_days
 from tilewall.host.state import Core
 
 #: entries per page, at most
 MAX_PAGE = 1000
 RETENTION_SETTING = "audit_retention_days"
-MAX_RETENTION_DAYS = 3660
-DAY_MS = 24 * 3600 * 1000
 #: how the trail names its own pruning
 RETENTION = "audit retention"
 
@@ -48,10 +47,7 @@ class AuditTrail:
         return self._core.setting(RETENTION_SETTING, int, audit.RETENTION_DAYS)
 
     async def set_retention_days(self, days: int) -> int:
-        if not 1 <= days <= MAX_RETENTION_DAYS:
-            raise Invalid(f"retentionDays: between 1 and {MAX_RETENTION_DAYS}")
-        async with self._core.change() as tx:
-            tx.put_setting(RETENTION_SETTING, days)
+        await keep_days(self._core, RETENTION_SETTING, days)
         await self.prune()
         return days
 

@@ -23,6 +23,7 @@ from tilewall.host.playback import timeline
 from tilewall.host.playback.control import Playback
 from tilewall.host.playback.overlays import Overlays
 from tilewall.host.ports import Play, PlayLogStore
+from tilewall.host.retention import DAY_MS, keep_days
 from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,6 @@ RETENTION_SETTING = "playlog_retention_days"
 #: must not run before the receivers are told (reads merge what waits, ``plays``)
 WRITE_AFTER_S = 0.05
 DEFAULT_RETENTION_DAYS = 90
-MAX_RETENTION_DAYS = 3660
-DAY_MS = 24 * 3600 * 1000
 MAX_LIMIT = 100_000
 
 
@@ -246,10 +245,7 @@ class PlayLog:
         return self._core.setting(RETENTION_SETTING, int, DEFAULT_RETENTION_DAYS)
 
     async def set_retention_days(self, days: int) -> int:
-        if not 1 <= days <= MAX_RETENTION_DAYS:
-            raise Invalid(f"retentionDays: between 1 and {MAX_RETENTION_DAYS}")
-        async with self._core.change() as tx:
-            tx.put_setting(RETENTION_SETTING, days)
+        await keep_days(self._core, RETENTION_SETTING, days)
         await self.prune()
         return days
 

@@ -15,9 +15,10 @@ from collections.abc import Awaitable, Callable
 from tilewall.host import audit
 from tilewall.host.errors import StoreFailed
 from tilewall.host.model import ScheduleState
+from tilewall.host.retention import DAY_MS
 from tilewall.host.schedule.events import Events
 from tilewall.host.schedule.plan import Effects, Tick
-from tilewall.host.schedule.playlog import DAY_MS, PlayLog
+from tilewall.host.schedule.playlog import PlayLog
 from tilewall.host.state import Core
 
 log = logging.getLogger(__name__)
