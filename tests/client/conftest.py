@@ -96,7 +96,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The demo host of this module, behind Litestar's TestClient."""
     from argon2 import PasswordHasher
 
-    from tilewall.host.access import accounts
+    from tilewall.host.access import passwords
 
     cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     data_dir: Path = tmp_path_factory.mktemp("host") / "data"
@@ -105,7 +105,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         mp.setenv("TILEWALL_ADMIN_PASSWORD", PASSWORD)
         mp.delenv("TILEWALL_HOST_MANAGEMENT", raising=False)
         mp.setenv("TILEWALL_LICENCE_KEYS", public_key_text(SIGNING_KEY))
-        mp.setattr(accounts, "_hasher", cheap)
+        mp.setattr(passwords, "_hasher", cheap)
         with TestClient(
             make_app(data_dir, demo=True), base_url="http://testserver.local/api"
         ) as test_client:

@@ -133,12 +133,12 @@ def fast_password_hashing() -> Iterator[None]:
     machine; tests only need it to be argon2, so they use the cheapest parameters."""
     from argon2 import PasswordHasher
 
-    from tilewall.host.access import accounts
+    from tilewall.host.access import passwords
 
     cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(accounts, "_hasher", cheap)
-        mp.setattr(accounts, "_DUMMY_HASH", cheap.hash("not a password of anyone"))
+        mp.setattr(passwords, "_hasher", cheap)
+        mp.setattr(passwords, "_DUMMY_HASH", cheap.hash("not a password of anyone"))
         yield
 
 

@@ -11,10 +11,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
 from tilewall.host import audit
+from tilewall.host.access import passwords
 from tilewall.host.access.managed import ManagedUsers
 from tilewall.host.access.roles import Account
 from tilewall.host.access.throttle import LoginThrottle
@@ -22,18 +20,6 @@ from tilewall.host.errors import TooManyAttempts
 from tilewall.host.ports import AccountStore
 
 log = logging.getLogger(__name__)
-
-_hasher = PasswordHasher()
-#: verified against when the user does not exist, so both cases cost the same
-_DUMMY_HASH: str | None = None
-
-
-def _dummy_hash() -> str:
-    """Made on first use, not at import (a hash costs tens of milliseconds and 64 MiB)."""
-    global _DUMMY_HASH
-    if _DUMMY_HASH is None:
-        _DUMMY_HASH = _hasher.hash("not a password of anyone")
-    return _DUMMY_HASH
 
 
 def _token_hash(token: str) -> str:
@@ -147,11 +133,7 @@ class Accounts(ManagedUsers):
 
     def check_password(self, user: str, password: str) -> bool:
         account = self._users.get(user)
-        hashed = None if account is None else account.password_hash
-        try:
-            return _hasher.verify(hashed or _dummy_hash(), password) and hashed is not None
-        except (VerificationError, InvalidHashError):
-            return False
+        return passwords.matches(None if account is None else account.password_hash, password)
 
     # logging in
 

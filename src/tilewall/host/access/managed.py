@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from tilewall.host import audit
+from tilewall.host.access import passwords
 from tilewall.host.access import users as rules
 from tilewall.host.access.roles import Account, Role
 from tilewall.host.errors import Conflict, Invalid, NotFound
@@ -144,12 +145,10 @@ class ManagedUsers:
         return known
 
     async def _hash(self, password: str) -> str:
-        from tilewall.host.access import accounts  # its hasher (tests make it cheap)
-
         rules.check_password(password)
         # argon2 takes a good part of a second on purpose: off the event loop, which
         # keeps serving (and keeps a group member's link to its database alive)
-        return await asyncio.to_thread(accounts._hasher.hash, password)
+        return await asyncio.to_thread(passwords.hash_password, password)
 
     async def _put(self, user: str, account: Account) -> None:
         if self._store is not None:
