@@ -5,15 +5,17 @@ and the setting of how many days are kept."""
 import csv
 import io
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol
 
+import msgspec
 from litestar import get, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import Extension, errors
+from tilewall.api.common import Extension, documented, errors
 from tilewall.api.resources.schedule import INSTANT
 from tilewall.host.host import Host
+from tilewall.host.retention import MAX_RETENTION_DAYS
 from tilewall.host.schedule import occurrences as occ
 
 _LOCAL = "ISO 8601 (without an offset: the host's local time)"
@@ -60,13 +62,10 @@ class Retaining(Protocol):
     async def set_retention_days(self, days: int) -> int: ...
 
 
-class Days(Protocol):
-    """The body of a retention setting."""
+class Retention(msgspec.Struct):
+    """The body of a retention setting: the play log's and the audit trail's alike."""
 
-    retentionDays: int
-
-
-Body = TypeVar("Body", bound=Days)
+    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
 
 
 def retention_routes(
@@ -75,7 +74,6 @@ def retention_routes(
     kept: str,
     on_set: str,
     log: Callable[[Host], Retaining],
-    body: Callable[[int], Body],
 ) -> list[HTTPRouteHandler]:
     """GET and PUT ``path``: how many days of ``kept`` the ``log`` keeps; ``on_set`` says
     what setting it does at once."""
@@ -86,10 +84,9 @@ def retention_routes(
         summary=f"How many days {kept} are kept",
         responses=errors(),
         operation_class=Extension,
-        signature_namespace={"Body": body},
     )
-    async def get_retention(host: Host) -> "Body":
-        return body(log(host).retention_days())
+    async def get_retention(host: Host) -> Retention:
+        return Retention(log(host).retention_days())
 
     @put(
         path,
@@ -97,9 +94,8 @@ def retention_routes(
         summary=f"Set how many days {kept} are kept ({on_set})",
         responses=errors(),
         operation_class=Extension,
-        signature_namespace={"Body": body},
     )
-    async def set_retention(host: Host, data: "Body") -> "Body":
-        return body(await log(host).set_retention_days(data.retentionDays))
+    async def set_retention(host: Host, data: Retention) -> Retention:
+        return Retention(await log(host).set_retention_days(data.retentionDays))
 
     return [get_retention, set_retention]

@@ -3,7 +3,7 @@ ended; each entry chained to the one before by its hash. As JSON by pages, or as
 
 import dataclasses
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 from litestar import get
@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
-from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
@@ -22,7 +22,6 @@ from tilewall.api.timelogs import (
 from tilewall.host.access.trail import MAX_PAGE
 from tilewall.host.audit import AuditEntry, AuditQuery
 from tilewall.host.host import Host
-from tilewall.host.retention import MAX_RETENTION_DAYS
 from tilewall.host.schedule import occurrences as occ
 
 TAGS = [EXTENSION_TAG, "Audit trail"]
@@ -199,10 +198,6 @@ def _cells(entry: AuditEntry) -> list[str]:
     ]
 
 
-class AuditRetention(msgspec.Struct):
-    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
-
-
 ROUTES = [
     audit_page,
     audit_csv,
@@ -212,6 +207,5 @@ ROUTES = [
         "audit entries",
         "the oldest are removed, the chain of those kept still verifies",
         lambda host: host.audit,
-        AuditRetention,
     ),
 ]

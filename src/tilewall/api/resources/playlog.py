@@ -3,15 +3,13 @@ and how long it is kept. Also how the interface tells the play log who asked: a
 request with the header ``X-Tilewall-Client: console`` is the console's, any other
 the interface's (``api``)."""
 
-from typing import Annotated
-
 import msgspec
 from litestar import Response, get
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
+from tilewall.api.common import EXTENSION_TAG, Extension, errors
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
@@ -21,7 +19,6 @@ from tilewall.api.timelogs import (
 )
 from tilewall.host.host import Host
 from tilewall.host.ports import Play
-from tilewall.host.retention import MAX_RETENTION_DAYS
 from tilewall.host.schedule import occurrences as occ
 from tilewall.host.schedule.playlog import MAX_LIMIT
 from tilewall.host.triggers import triggered_by
@@ -160,10 +157,6 @@ def _cells(e: Entry) -> list[object]:
     ]
 
 
-class Retention(msgspec.Struct):
-    retentionDays: Annotated[int, documented(minimum=1, maximum=MAX_RETENTION_DAYS)]
-
-
 ROUTES = [
     playlog,
     playlog_csv,
@@ -173,6 +166,5 @@ ROUTES = [
         "plays",
         "older ones are forgotten",
         lambda host: host.playlog,
-        Retention,
     ),
 ]
