@@ -77,8 +77,16 @@ class Soak:
         self.connects = 0
         self.ws_failures = 0
         self.closed_by_host: Counter[int] = Counter()
-        #: hellos the host refused (a station's key not shown): should stay 0
+        #: hellos the host refused with no lock to explain it: should stay 0
         self.refused = 0
+        #: hellos refused because the station was locked while this receiver was leaving
+        #: (the host handed the key to a connection already closing, so it came back
+        #: without it: what a real device does too, shown the pairing screen until an
+        #: operator gives it the station)
+        self.refused_lock_raced_leave = 0
+        #: per seat, when the last lock of it was asked for and when its receiver last left
+        self.lock_asked: dict[str, float] = {}
+        self.left: dict[str, float] = {}
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.errors: list[str] = []
@@ -125,7 +133,12 @@ class Soak:
                         elif kind == "key":
                             key = message.get("key")
                         elif kind == "welcome" and message.get("refused"):
-                            self.refused += 1
+                            asked = self.lock_asked.get(seat)
+                            raced = asked is not None and asked <= self.left.get(seat, 0.0)
+                            if key is None and raced:
+                                self.refused_lock_raced_leave += 1
+                            else:
+                                self.refused += 1
                         elif kind in ("welcome", "state"):
                             rev = message["rev"]
                             await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
@@ -138,6 +151,7 @@ class Soak:
                 await asyncio.sleep(1.0)
             finally:
                 self.online.discard(seat)
+                self.left[seat] = time.monotonic()
             await asyncio.sleep(random.uniform(0.2, 2.0))
 
     async def churn(self, stay_s: tuple[float, float]) -> dict[str, Any]:
@@ -153,6 +167,7 @@ class Soak:
             "connects": self.connects,
             "connect_failures": self.ws_failures,
             "refused": self.refused,
+            "refused_lock_raced_leave": self.refused_lock_raced_leave,
             "closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
         }
 
@@ -187,6 +202,7 @@ class Soak:
             roll = rng.random()
             if available and (roll < 0.35 or not locked):
                 seat = rng.choice(available)["seatId"]
+                self.lock_asked[seat] = time.monotonic()
                 await self.call(client, "lock", "PUT", f"/api/network/{seat}/lock")
             elif locked and roll < 0.45:
                 seat = rng.choice(locked)["seatId"]
@@ -269,6 +285,7 @@ class Soak:
             "receiver_connects": self.connects,
             "receiver_connect_failures": self.ws_failures,
             "receiver_refused": self.refused,
+            "receiver_refused_lock_raced_leave": self.refused_lock_raced_leave,
             "receiver_closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
             "operations": {
                 name: {

@@ -80,14 +80,12 @@ def test_overview_switches_a_zone_and_follows_changes_elsewhere(page, host_url, 
     assert info["filename"] == "demo/bars.png"
     panel.locator(".now", has_text="Video list").wait_for()
 
-    # a change made by another client shows within about a second
+    # a change made by another client shows by itself (the console's events), no reload
     slides = source_id(api, "Welcome Slides")
     group = api.get("/mirrorgroups").json()["mirrorgroups"][0]
     r = api.put(f"/mirrorgroups/{group['id']}/play", json={"sourceId": slides})
     assert r.status_code == 200, r.text
-    page.locator(".display-row .tile .tile-caption", has_text="Welcome Slides").first.wait_for(
-        timeout=2500
-    )
+    page.locator(".display-row .tile .tile-caption", has_text="Welcome Slides").first.wait_for()
     shot(page, "overview")
 
 

@@ -62,7 +62,7 @@ def test_the_overview_shows_a_change_made_elsewhere(page: Any, host_url: str, ap
     name = next(n for n in ("Demo Clip", "Welcome Slides") if source_id(api, n) != playing)
     answer = api.put(f"/mirrorgroups/{group['id']}/play", json={"sourceId": source_id(api, name)})
     assert answer.status_code == 200, answer.text
-    page.locator(".display-row .tile .tile-caption", has_text=name).first.wait_for(timeout=3000)
+    page.locator(".display-row .tile .tile-caption", has_text=name).first.wait_for(timeout=10_000)
     assert any(u.endswith("/api/mirrorgroups") for u in asked), "the console read again"
 
 
@@ -114,6 +114,6 @@ def test_a_view_that_polled_shows_a_change_made_elsewhere(
     assert asked == [], f"an idle console asked the host: {asked}"
     undo = change(api)
     try:
-        page.locator("main", has_text=shown).wait_for(timeout=3000)
+        page.locator("main", has_text=shown).wait_for(timeout=10_000)
     finally:
         undo()

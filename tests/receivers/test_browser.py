@@ -410,11 +410,14 @@ async def test_wakes_tick_on_their_instant_never_before_and_never_lost(
             const c = wakes(clock, () => (cleared += 1));
             c.wake(clock() + 10); c.clear();
             await after(60);
-            return { early, worstLate: Math.max(...late), passed, longPast, twice, cleared };
+            const sorted = [...late].sort((x, y) => x - y);
+            return { early, medianLate: sorted[sorted.length >> 1], passed, longPast, twice, cleared };
         }""",
     )
     assert got["early"] == [], got
-    assert got["worstLate"] < 50, got  # a loaded machine; the regular tick is 100 ms
+    # soon after, not at the regular 100 ms tick (which would make the median ~50 ms); the
+    # median, as one timer of 40 can be late by a loaded machine's whim
+    assert got["medianLate"] < 25, got
     assert (got["passed"], got["longPast"], got["twice"], got["cleared"]) == (1, 0, 1, 0), got
 
 

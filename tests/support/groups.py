@@ -17,8 +17,9 @@ from xdist.scheduler import LoadScopeScheduling
 TOGETHER: dict[str, tuple[str, ...]] = {
     # test_every_method.py checks, after the others, the calls every client test made
     "client": ("client/",),
-    # tiles kept in step, and measured, in Chromium, and the benchmarks' load: never
-    # beside one another (each takes a core's worth and a loaded one skews the others)
+    # tiles kept in step, and measured, in Chromium (the benchmarks' renderer smoke among
+    # them): never beside one another (each takes a core's worth and a loaded one skews
+    # the others)
     "in-step": (
         "receivers/test_live_wall.py",
         "receivers/test_browser.py",

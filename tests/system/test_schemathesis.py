@@ -42,6 +42,8 @@ from tilewall.app import create_app
 from tilewall.host.model import Resolution
 from tilewall.server import make_app
 
+pytestmark = pytest.mark.apart
+
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # under pytest-xdist every case of test_api has the same node id, and the scheduler
     # runs one of them: the run must be in a pytest of its own (make test runs it so)
