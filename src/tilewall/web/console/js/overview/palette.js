@@ -8,7 +8,7 @@ const TYPE_ICONS = { "Signage Player": "▦", "Web Browser": "◍", "Network Str
 /**
  * Draw the sources into `palette` (only when they changed).
  * @param {HTMLElement} palette
- * @param {import("../live.js").Source[]} sources
+ * @param {import("../host-state.js").Source[]} sources
  */
 export function drawPalette(palette, sources) {
   const sig = sources.map((s) => s.sourceId + s.sourceName).join(",");
@@ -23,7 +23,7 @@ export function drawPalette(palette, sources) {
   );
 }
 
-/** @param {import("../live.js").Source} s */
+/** @param {import("../host-state.js").Source} s */
 function sourceChip(s) {
   const item = h(
     "li",

@@ -37,8 +37,8 @@ export function drawStage(stage, state, make) {
 
 /**
  * A wall to scale: each monitor a tile showing its part of its zone's picture.
- * @param {import("../live.js").Wall} wall
- * @param {import("../live.js").Zone[]} zones the wall's
+ * @param {import("../host-state.js").Wall} wall
+ * @param {import("../host-state.js").Zone[]} zones the wall's
  * @param {Makers} make
  */
 function wallCard(wall, zones, make) {
@@ -70,7 +70,7 @@ function wallCard(wall, zones, make) {
 }
 
 /**
- * @param {import("../live.js").Mirror[]} mirrors
+ * @param {import("../host-state.js").Mirror[]} mirrors
  * @param {Makers} make
  */
 function mirrorsCard(mirrors, make) {

@@ -32,7 +32,7 @@ async function formContext() {
 /**
  * A source form in `container`: type, name and the type's params; onSaved(source) after success.
  * @param {HTMLElement} container
- * @param {{source?: import("../../live.js").Source | null, onSaved?: (saved: any) => void, onCancel?: () => void}} options
+ * @param {{source?: import("../../host-state.js").Source | null, onSaved?: (saved: any) => void, onCancel?: () => void}} options
  */
 export async function sourceForm(container, { source = null, onSaved, onCancel }) {
   fill(container, h("p", { class: "muted" }, "Loading the form…"));
