@@ -11,13 +11,13 @@ import { get, seg } from "./api.js";
 import { followHost } from "./events.js";
 import { live, progress } from "./host-state.js";
 import { mirrorOfDisplay, targets, zoneOfDisplay } from "./targets.js";
+import { hostClock } from "/receiver/host-clock.js";
 
 export { live } from "./host-state.js";
 export * from "./targets.js";
 
 const MEDIAINFO_BATCH = 24; // at most this many mediainfo calls per poll
 const RENDER_BATCH = 24; // at most this many render descriptions per poll
-const CLOCK_SAMPLES = 16;
 
 const listeners = new Set();
 /** @type {Set<() => void>} */
@@ -34,29 +34,22 @@ const watched = new Map(); // displayId -> number of watchers (tiles drawing it)
 
 // ---- host clock -----------------------------------------------------------------------
 // Render answers carry the host clock (X-Tilewall-Host-Ms); the sample with the shortest
-// round trip of the last few gives the offset. Until one arrives, the Date header's
-// second-resolution time is better than nothing.
+// round trip of the last few gives the offset, as on a receiver (receiver/host-clock.js).
+// Until one arrives, the Date header's second-resolution time is better than nothing.
 
 const localNow = () => performance.timeOrigin + performance.now();
-const clock = {
-  /** @type {{rtt: number, offset: number}[]} */
-  samples: [],
-  offset: 0,
-  exact: false,
-};
+const clock = hostClock();
 
 function clockSample(t0, response) {
   const t3 = localNow();
   const exact = Number(response.headers.get("X-Tilewall-Host-Ms"));
   if (Number.isFinite(exact) && exact > 0) {
-    clock.samples.push({ rtt: t3 - t0, offset: exact - (t0 + t3) / 2 });
-    if (clock.samples.length > CLOCK_SAMPLES) clock.samples.shift();
-    clock.offset = clock.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
-    clock.exact = true;
-    return;
+    // one host instant for both ends of the exchange: the host read its clock once
+    clock.add(t0, exact, exact, t3);
+  } else {
+    const date = Date.parse(response.headers.get("Date") || "");
+    if (Number.isFinite(date)) clock.roughly(date + 500, (t0 + t3) / 2);
   }
-  const date = Date.parse(response.headers.get("Date") || "");
-  if (!clock.exact && Number.isFinite(date)) clock.offset = date + 500 - (t0 + t3) / 2;
 }
 
 /** Estimated host time now, in ms since the epoch. */
