@@ -1,9 +1,12 @@
 """The audit trail's figures (docs/audit.md).
 
-1. **Durable writes with the trail, against the commit before it.** The trail cannot be
-   turned off (it is not a setting an operator would want), so the host of this tree is
-   measured against the host of the commit before the trail was added (a git worktree of
-   it, run from its own source): the same seed (10 displays, 100 sources), the same load
+1. **Durable writes with the trail and without it.** The trail cannot be turned off (it
+   is not a setting an operator would want), so the host of this tree is measured against
+   (``--against cut``, the default) the same host started with the trail cut out for the
+   benchmark alone (``CUT``: the change path makes and writes no entry, every other line
+   is the same), or (``--against before``) the host of the commit before the trail was
+   added (a git worktree of it, run from its own source: it also lacks everything added
+   since). The same seed (10 displays, 100 sources), the same load
    (``PUT /api/displays/{id}/tag``, wrk, 16 connections), rounds alternating between the
    two; the ratio is taken round by round. Goal: the host with the trail does at least
    90 % of the writes per second of the host without.
@@ -53,6 +56,12 @@ USERS = [f"operator{n:02d}" for n in range(19)] + ["schedule"]
 OPERATIONS = [f"PUT /api/resource{n:02d}/{{id}}" for n in range(40)]
 TARGETS = 5000
 STEP_MS = 30_000
+#: ``tilewall`` with no audit entry made for a change (so none written): the host without
+#: its trail, every other line the same; for this benchmark only
+CUT = (
+    "import tilewall.host.commit as commit; commit.record_of_change = lambda *a: None; "
+    "from tilewall.cli import main; main()"
+)
 
 
 def log(message: str) -> None:
@@ -106,9 +115,13 @@ def seed(tree: Path, data_dir: Path) -> Seeded:
     return Seeded.read(data_dir)
 
 
-def host(tree: Path, data_dir: Path, name: str, work: Path) -> Proc:
-    """The host of ``tree`` on ``data_dir`` (its admin made on first start if need be)."""
+def host(tree: Path, data_dir: Path, name: str, work: Path, cut: bool = False) -> Proc:
+    """The host of ``tree`` on ``data_dir`` (its admin made on first start if need be);
+    ``cut``: with its trail cut out (``CUT``)."""
     port = free_port()
+    command = tilewall_command(data_dir, port, "uvicorn")
+    if cut:
+        command = [sys.executable, "-c", CUT, *command[command.index("serve") :]]
     env = {
         "PYTHONPATH": str(tree / "src"),
         "TILEWALL_ADMIN_USER": ADMIN,
@@ -116,7 +129,7 @@ def host(tree: Path, data_dir: Path, name: str, work: Path) -> Proc:
     }
     return Proc(
         name,
-        tilewall_command(data_dir, port, "uvicorn"),
+        command,
         port,
         "/receiver/",
         work / f"{name}.log",
@@ -124,18 +137,32 @@ def host(tree: Path, data_dir: Path, name: str, work: Path) -> Proc:
     )
 
 
-def durable(work: Path, rounds: int, seconds: int) -> dict[str, Any]:
-    """Writes per second of both hosts, round by round, and their ratios."""
+@contextmanager
+def other_tree(against: str, work: Path) -> Iterator[tuple[Path, str]]:
+    """The tree of the host without the trail, and what it is (for the report)."""
+    if against == "cut":
+        yield ROOT, "cut"
+        return
     commit = base_commit()
-    rows: dict[str, list[float]] = {"trail": [], "before": []}
     with tree_at(commit, work / "before-tree") as before_tree:
+        resolved = subprocess.run(
+            ["git", "rev-parse", "--short", commit], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        yield before_tree, resolved
+
+
+def durable(work: Path, rounds: int, seconds: int, against: str) -> dict[str, Any]:
+    """Writes per second of both hosts, round by round, and their ratios."""
+    rows: dict[str, list[float]] = {"trail": [], "before": []}
+    with other_tree(against, work) as (before_tree, what):
         trees = {"trail": ROOT, "before": before_tree}
         procs = {}
         for name, tree in trees.items():
             log(f"seeding the host {name}")
             data_dir = work / f"data-{name}"
             seeded = seed(tree, data_dir)
-            procs[name] = (host(tree, data_dir, name, work), seeded)
+            cut = name == "before" and against == "cut"
+            procs[name] = (host(tree, data_dir, name, work, cut), seeded)
         try:
             for proc, _ in procs.values():
                 proc.start()
@@ -151,20 +178,31 @@ def durable(work: Path, rounds: int, seconds: int) -> dict[str, Any]:
                     rows[name].append(float(measured["rps"]))
                     proc.settle()
                 log(f"round {r + 1}/{rounds}: {rows['trail'][-1]:.0f} / {rows['before'][-1]:.0f}")
+            if against == "cut":  # the cut took, and only where it should
+                for name, (proc, _) in procs.items():
+                    written = tag_entries(proc.base_url, cookies[name])
+                    if written != (name == "trail"):
+                        raise RuntimeError(f"the host {name} wrote tag entries: {written}")
         finally:
             for proc, _ in procs.values():
                 proc.stop()
     ratios = [a / b for a, b in zip(rows["trail"], rows["before"], strict=True)]
-    resolved = subprocess.run(
-        ["git", "rev-parse", "--short", commit], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     return {
-        "before_commit": resolved,
+        # "cut": this tree with the trail cut out; else the commit before the trail
+        "before_commit": what,
         "rps_trail": rows["trail"],
         "rps_before": rows["before"],
         "ratios": ratios,
         "ratio_median": statistics.median(ratios),
     }
+
+
+def tag_entries(base_url: str, cookie: str) -> bool:
+    """Whether the host's newest audit entries record the benchmark's tag writes."""
+    name, _, value = cookie.partition("=")
+    answer = httpx.get(f"{base_url}/api/audit", cookies={name: value}, timeout=30)
+    answer.raise_for_status()
+    return any("/tag" in e["operation"] for e in answer.json()["entries"])
 
 
 # --- 2. a filtered page over many entries
@@ -282,11 +320,16 @@ def report(results: dict[str, Any]) -> str:
 
 
 def _durable_lines(d: dict[str, Any]) -> list[str]:
+    without = (
+        "this tree with the trail cut out"
+        if d["before_commit"] == "cut"
+        else f"at {d['before_commit']} (before it)"
+    )
     lines = [
         f"## Durable writes (`PUT /api/displays/{{id}}/tag`, 16 connections), "
-        f"with the trail and at {d['before_commit']} (before it)",
+        f"with the trail and {without}",
         "",
-        "| round | with the trail | before | ratio |",
+        "| round | with the trail | without | ratio |",
         "|---|---|---|---|",
     ]
     for n, (a, b, r) in enumerate(zip(d["rps_trail"], d["rps_before"], d["ratios"], strict=True)):
@@ -320,6 +363,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=40)
     parser.add_argument("--parts", default="durable,reads", help="durable, reads or both")
     parser.add_argument("--label", default="", help="added to the results' file names")
+    parser.add_argument(
+        "--against",
+        choices=("cut", "before"),
+        default="cut",
+        help="the host without the trail: this one with it cut out, or the commit before it",
+    )
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.entries, args.repeats = 2, 2, 100_000, 10
@@ -331,7 +380,7 @@ def main() -> None:
         work = Path(folder)
         parts = args.parts.split(",")
         if "durable" in parts:
-            results["durable"] = durable(work, args.rounds, args.seconds)
+            results["durable"] = durable(work, args.rounds, args.seconds, args.against)
         if "reads" in parts:
             results["reads"] = reads(work, args.entries, args.repeats)
     results["load_end"] = os.getloadavg()[0]

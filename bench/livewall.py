@@ -14,6 +14,8 @@ of the animation frame it was drawn in, and the frame's ``at``). Figures:
 - *switch*: the zone switched from stopped to the stream, from the switch's answer to
   the first live frame drawn on each tile (p95 over the tiles of every switch); the
   first switch opens the stream (*cold*), the others find it open (the relay lingers).
+  With ``--keep-open`` the source is set to ``Keep Open`` and the zone stays stopped
+  past the lingering before each switch (*kept*: open only because it is kept).
 
     PYTHONPATH=src python -m bench.livewall --tiles 9 --play 10 --switches 8
 """
@@ -35,6 +37,7 @@ from bench.syncframes import percentile
 from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, host_ms, receiver_pages
 from tilewall.client import Client
 from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
+from tilewall.live.feeds import LINGER_S
 
 FFMPEG = "/usr/bin/ffmpeg"
 
@@ -90,7 +93,13 @@ def first_frames(pages: list[Any], since: float) -> list[float | None]:
 
 
 def run(
-    tiles: int, play_s: float, switches: int, work: Path, size: str, delay_ms: int | None = None
+    tiles: int,
+    play_s: float,
+    switches: int,
+    work: Path,
+    size: str,
+    delay_ms: int | None = None,
+    keep_open: bool = False,
 ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -116,20 +125,26 @@ def run(
                     " && window.tilewall.state.role === 'tile'",
                     timeout=30_000,
                 )
-            source = host.sources.create(
-                "Bench camera", "RTSP Streamer", {"URL": f"udp://127.0.0.1:{port}"}
-            )["sourceId"]
+            params = {"URL": f"udp://127.0.0.1:{port}"}
+            if keep_open:
+                params["Keep Open"] = "true"
+            source = host.sources.create("Bench camera", "RTSP Streamer", params)["sourceId"]
+            if keep_open:
+                time.sleep(8.0)  # the host opens it by itself
 
             firsts: list[dict[str, Any]] = []
             for n in range(switches):
                 host.zones.stop(zone, by="id")
-                time.sleep(1.0)
+                time.sleep(LINGER_S + 1.5 if keep_open else 1.0)
                 host.zones.switch(zone, source_id=source, by="id")
                 switched = host_ms()
-                time.sleep(3.0 if n else 8.0)
+                time.sleep(3.0 if n or keep_open else 8.0)
                 got = first_frames(pages, switched)
                 firsts.append(
-                    {"cold": n == 0, "ms": [None if g is None else g - switched for g in got]}
+                    {
+                        "cold": n == 0 and not keep_open,
+                        "ms": [None if g is None else g - switched for g in got],
+                    }
                 )
 
             began = host_ms()
@@ -152,7 +167,9 @@ def run(
         "play_s": play_s,
         "spread_ms": stats(spreads),
         "late_ms": stats(late),
-        "switch_warm_ms": stats(warm),
+        "keep_open": keep_open,
+        # with keep_open: every switch found the stream open only because it is kept
+        "switch_kept_ms" if keep_open else "switch_warm_ms": stats(warm),
         "switch_cold_ms": stats(cold),
         "switch_no_frame": missing,
         "frames": counts,
@@ -168,11 +185,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default {LIVE_DELAY_MS})"
     )
+    parser.add_argument(
+        "--keep-open",
+        action="store_true",
+        help="the source kept open (Keep Open), each switch after the lingering",
+    )
     parser.add_argument("--out", type=Path, help="results JSON")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="livewall-") as tmp:
-        result = run(args.tiles, args.play, args.switches, Path(tmp), args.size, args.delay_ms)
-    for name in ("spread_ms", "late_ms", "switch_warm_ms", "switch_cold_ms"):
+        result = run(
+            args.tiles,
+            args.play,
+            args.switches,
+            Path(tmp),
+            args.size,
+            args.delay_ms,
+            args.keep_open,
+        )
+    for name in ("spread_ms", "late_ms", "switch_warm_ms", "switch_kept_ms", "switch_cold_ms"):
+        if name not in result:
+            continue
         s = result[name]
         print(f"{name:15} n={s['n']} p50={_ms(s['p50'])} p95={_ms(s['p95'])} max={_ms(s['max'])}")
     print(f"switches without a frame: {result['switch_no_frame']}")

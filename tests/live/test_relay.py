@@ -122,6 +122,32 @@ async def test_the_stream_closes_after_the_last_viewer_leaves(host):
         wait_until(lambda: process.poll() is not None, 10, what="the server let go")
 
 
+async def test_a_source_kept_open_is_pulled_before_anyone_shows_it(host):
+    relays = host.app.state.live.relays
+    with http_ts("h264") as camera:
+        source_id = _source(host, camera.url, **{"Keep Open": "true"})
+        wait_until(lambda: _status(host, source_id)["state"] == "live", 30, what="kept open")
+        assert _status(host, source_id)["viewers"] == 0
+        # a viewer starts from what the relay holds: live at once, from a key frame
+        async with viewer(host.url, source_id, _session(host)) as socket:
+            seen = await collect(socket, Seen(), _frames(3))
+        assert seen.states()[0] == "live" and seen.frames[0].key
+        assert seen.order[0] == ("text", 0) and seen.configs()
+        await asyncio.sleep(LINGER_S + 1)  # no lingering: it stays open for nobody
+        assert _status(host, source_id)["state"] == "live"
+        # no longer kept: it lets go after the lingering
+        read = ok(host.api.get(f"/sources/{source_id}"))
+        params = [
+            {**p, "paramValue": "false"} if p["paramName"] == "Keep Open" else p
+            for p in read["params"]
+        ]
+        ok(host.api.put(f"/sources/{source_id}", json={**read, "params": params}))
+        wait_until(lambda: source_id not in relays, LINGER_S + 15, what="closing")
+        process = camera.process
+        assert process is not None
+        wait_until(lambda: process.poll() is not None, 10, what="the server let go")
+
+
 @pytest.mark.parametrize("codec", ["hevc", "mjpeg"])
 async def test_other_codecs_are_transcoded_once_for_all_viewers(host, codec):
     with http_ts(codec) as camera:

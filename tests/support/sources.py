@@ -28,9 +28,9 @@ PARAM_TYPES = {
         "Scaling": "RADIO",
     },
     WEB: {"URL": "URL", "Refresh Interval": "NUMBER"},
-    STREAMER: {"URL": "URL", "Muted": "CHECKBOX"},
-    RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX"},
-    VNC: {"Host": "TEXT", "Port": "NUMBER", "Password": "TEXT"},
+    STREAMER: {"URL": "URL", "Muted": "CHECKBOX", "Keep Open": "CHECKBOX"},
+    RTSP: {"URL": "URL", "Transport": "RADIO", "Muted": "CHECKBOX", "Keep Open": "CHECKBOX"},
+    VNC: {"Host": "TEXT", "Port": "NUMBER", "Password": "TEXT", "Keep Open": "CHECKBOX"},
     CAPTURE: {"Device": "TEXT", "Seat": "TEXT", "Resolution": "TEXT", "Frame Rate": "NUMBER"},
     CONTROL: {"Layouts": "LAYOUT_SELECT"},
 }

@@ -2,7 +2,9 @@
 
 A relay opens its input when its first viewer comes and closes ``linger_s`` after its
 last one leaves (a receiver reloading, a switch between layouts that both show the
-camera, never costs a reconnect). Only a host that serves its receivers relays: in a
+camera, never costs a reconnect). A source set to ``Keep Open`` is held open while
+nothing shows it, so that a switch to it starts from the frames it holds, at once,
+rather than from the source's next key frame. Only a host that serves its receivers relays: in a
 group of hosts the active member; a standby refuses viewers, and a member that stops
 being active closes every relay (its receivers go to the new active member, which
 opens the streams in turn)."""
@@ -53,6 +55,9 @@ class LiveRelays:
         self.counts: dict[str, Counts] = {}
         self._closing: dict[str, asyncio.TimerHandle] = {}
         self._watch: asyncio.Task[None] | None = None
+        #: the sources held open with no viewer (``Keep Open``), while this host relays
+        self.kept: set[str] = set()
+        self._keeper: asyncio.Task[None] | None = None
         #: the feeds of inputs the host does not pull, by scheme (screen shares)
         self.makers: dict[str, FeedMaker] = {}
         quiet_ffmpeg()
@@ -82,6 +87,16 @@ class LiveRelays:
         if not self._serving():
             raise Standby("this host is a standby: the active host of its group relays")
         self._sources.live_source(source_id)
+        relay = self._relay_of(source_id)
+        relay.join(viewer)
+        try:
+            yield relay
+        finally:
+            relay.leave(viewer)
+            self._let_go(source_id, relay)
+
+    def _relay_of(self, source_id: str) -> Relay:
+        """The relay of ``source_id``, made if need be; no longer closing."""
         relay = self.relays.get(source_id)
         if relay is None:
             counts = self.counts.setdefault(source_id, Counts())
@@ -98,16 +113,13 @@ class LiveRelays:
         pending = self._closing.pop(source_id, None)
         if pending is not None:
             pending.cancel()
-        relay.join(viewer)
-        try:
-            yield relay
-        finally:
-            relay.leave(viewer)
-            if not relay.viewers and self.relays.get(source_id) is relay:
-                loop = asyncio.get_running_loop()
-                self._closing[source_id] = loop.call_later(
-                    self._linger_s, self._drop, source_id, relay
-                )
+        return relay
+
+    def _let_go(self, source_id: str, relay: Relay) -> None:
+        """Close ``relay`` after the lingering time if nothing shows it then."""
+        if not relay.viewers and not relay.held and self.relays.get(source_id) is relay:
+            loop = asyncio.get_running_loop()
+            self._closing[source_id] = loop.call_later(self._linger_s, self._drop, source_id, relay)
 
     def _input_of(self, source_id: str) -> Callable[[], LiveInput | None]:
         def current() -> LiveInput | None:
@@ -121,7 +133,7 @@ class LiveRelays:
 
     def _drop(self, source_id: str, relay: Relay) -> None:
         self._closing.pop(source_id, None)
-        if relay.viewers or self.relays.get(source_id) is not relay:
+        if relay.viewers or relay.held or self.relays.get(source_id) is not relay:
             return
         relay.close()
         del self.relays[source_id]
@@ -145,8 +157,38 @@ class LiveRelays:
                     log.info("live source %s changed: reopening it", source_id)
                     relay.restart()
 
+    # --- the sources kept open ---------------------------------------------------------
+
+    async def _keeping(self) -> None:
+        while True:
+            try:
+                self.keep(self._sources.kept_open() if self._serving() else [])
+            except Exception:  # a source that cannot be opened must not stop the others
+                log.exception("keeping live sources open")
+            await asyncio.sleep(WATCH_S)
+
+    def keep(self, source_ids: list[str]) -> None:
+        """Hold the relays of ``source_ids`` open, and let go of those no longer kept."""
+        wanted = set(source_ids)
+        for source_id in wanted - self.kept:
+            relay = self._relay_of(source_id)
+            relay.held = True
+            if not relay.opened:
+                relay.open()
+        for source_id in self.kept - wanted:
+            if (held := self.relays.get(source_id)) is not None:
+                held.held = False
+                self._let_go(source_id, held)
+        self.kept = wanted
+
     async def stop(self) -> None:
         """Close every relay and let its viewers go (the host stops serving, or stops)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
+        self.kept.clear()
         for handle in self._closing.values():
             handle.cancel()
         self._closing.clear()
@@ -162,4 +204,7 @@ class LiveRelays:
             self._watch = None
 
     async def start(self) -> None:
-        """Nothing to open before a viewer comes (a hook for the host group's duties)."""
+        """Open the sources kept open, and keep up with them (the host relays now: a
+        host of its own, or the active member of its group)."""
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.get_running_loop().create_task(self._keeping())

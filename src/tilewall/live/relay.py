@@ -164,6 +164,8 @@ class Relay:
         self._clock = clock
         self._delay_ms = delay_ms
         self.viewers: set[Viewer] = set()
+        #: held open with no viewer (the source's ``Keep Open``)
+        self.held = False
         #: kept by the caller across this source's relays, so that counters only grow
         self.counts = counts or Counts()
         self.input: LiveInput | None = None
@@ -236,7 +238,7 @@ class Relay:
     def restart(self) -> None:
         """The source's input changed: pull the new one for the same viewers."""
         self.close()
-        if self.viewers:
+        if self.viewers or self.held:
             self.open()
 
     @property

@@ -30,6 +30,7 @@ URL = "URL"
 REFRESH_INTERVAL = "Refresh Interval"
 MUTED = "Muted"
 TRANSPORT = "Transport"
+KEEP_OPEN = "Keep Open"
 LAYOUTS = "Layouts"
 SHARED_BY = "Shared By"
 SHARE_TARGET = "Target"
@@ -138,6 +139,12 @@ CATALOGUE: dict[str, SourceType] = {
                     URL, "URL", "", required=True, label="Address of the stream", stream=True
                 ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
+                ParamSpec(
+                    KEEP_OPEN,
+                    "CHECKBOX",
+                    "false",
+                    label="Keep open while nothing shows it (a switch to it shows at once)",
+                ),
             ),
         ),
         SourceType(
@@ -161,6 +168,12 @@ CATALOGUE: dict[str, SourceType] = {
                     label="RTSP transport (auto, tcp or udp)",
                 ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
+                ParamSpec(
+                    KEEP_OPEN,
+                    "CHECKBOX",
+                    "false",
+                    label="Keep open while nothing shows it (a switch to it shows at once)",
+                ),
             ),
         ),
         SourceType(
@@ -192,6 +205,12 @@ CATALOGUE: dict[str, SourceType] = {
                     label="Password (never shown again)",
                     check=screens.check_password,
                     secret=True,
+                ),
+                ParamSpec(
+                    KEEP_OPEN,
+                    "CHECKBOX",
+                    "false",
+                    label="Keep open while nothing shows it (a switch to it shows at once)",
                 ),
             ),
         ),

@@ -169,6 +169,16 @@ class Sources:
         transport = catalogue.param(source.params, catalogue.TRANSPORT, "auto")
         return LiveInput(url, transport if transport in live.TRANSPORTS else "auto")
 
+    def kept_open(self) -> list[str]:
+        """The live sources whose input the host holds open while nothing shows them
+        (their ``Keep Open`` param), so that a switch to one shows at once."""
+        return [
+            s.id
+            for s in self.all()
+            if catalogue.param(s.params, catalogue.KEEP_OPEN) == "true"
+            and self.live_input(s) is not None
+        ]
+
     def live_source(self, source_id: str) -> tuple[Source, LiveInput]:
         """The live source ``source_id`` and its input: NotFound for no such source,
         Invalid for one the host does not relay."""
