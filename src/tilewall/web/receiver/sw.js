@@ -6,12 +6,16 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-13";
+const CACHE = "tilewall-receiver-14";
 const MEDIA_CACHE = "tilewall-media-1"; // media-copies.js CACHE_NAME
 const SHELL = [
   "/receiver/",
   "/receiver/receiver.js",
   "/receiver/seat.js",
+  "/receiver/station-key.js",
+  "/receiver/host-group.js",
+  "/receiver/overlays.js",
+  "/receiver/modes.js",
   "/receiver/host-clock.js",
   "/receiver/screen.js",
   "/receiver/scene.js",
