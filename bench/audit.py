@@ -47,8 +47,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.loadgen import run_wrk  # noqa: E402
+from bench.operations import tag_operation  # noqa: E402
 from bench.procs import Proc, free_port, login, tilewall_command  # noqa: E402
-from bench.run import tag_operation  # noqa: E402
 from bench.seed import ADMIN, PASSWORD, Seeded  # noqa: E402
 
 TRAIL = "src/tilewall/host/audit.py"

@@ -24,8 +24,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import receivers
-from bench import run as bench_run
 from bench.procs import BENCH
+from bench.run import seed_all
+from bench.settings import FULL
 
 
 def main() -> None:
@@ -37,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",")]
     settings = replace(
-        bench_run.FULL,
+        FULL,
         topologies=[],
         durable_sources=[],
         sync_tiles=[],
@@ -48,7 +49,7 @@ def main() -> None:
     )
     jobs = receivers.seed_jobs(settings)
     if any(not (args.seeds / "seed" / key).exists() for key in jobs):
-        bench_run.seed_all(settings, args.seeds)
+        seed_all(settings, args.seeds)
     seeds = {key: args.seeds / "seed" / key for key in jobs}
     work_parent = BENCH / ".work"
     work_parent.mkdir(parents=True, exist_ok=True)

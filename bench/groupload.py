@@ -56,7 +56,7 @@ Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
 @dataclass
 class Settings:
-    """What bench/run.py's settings give this module (or the command line)."""
+    """What bench/settings.py's settings give this module (or the command line)."""
 
     load_receivers: int = 1000
     load_s: int = 60

@@ -13,7 +13,7 @@ the host's services, and the takeover of a group of two hosts.
   answers 503), every receiver welcomed by the new active host (connected to it and told
   its state: the welcome carries it), and the switched zone's receivers showing what
   that write switched them to. Topology: N displays in walls of four, a zone each.
-- The interface on PostgreSQL beside SQLite is measured by bench/run.py
+- The interface on PostgreSQL beside SQLite is measured by bench/stores.py
   (``bench_stores``) on a host from :func:`member_proc`.
 
 Without PostgreSQL's binaries (``/usr/lib/postgresql/NN/bin``, scripts/system-deps

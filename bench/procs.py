@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -246,6 +248,19 @@ def prism_proc(document: Path, work_dir: Path, cookie: str) -> Proc:
         work_dir / "log-prism.txt",
         ready_headers={"Cookie": cookie},
     )
+
+
+@contextlib.contextmanager
+def running(procs: list[Proc]) -> Iterator[list[Proc]]:
+    """Start the processes side by side (their start-up is not what is measured here)."""
+    try:
+        with ThreadPoolExecutor(max_workers=max(len(procs), 1)) as pool:
+            for future in [pool.submit(proc.start) for proc in procs]:
+                future.result()
+        yield procs
+    finally:
+        for proc in procs:
+            proc.stop()
 
 
 def session_id(base_url: str, user: str, password: str) -> str:

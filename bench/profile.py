@@ -28,7 +28,7 @@ from typing import Any, cast
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import store_operations
+from bench.operations import store_operations
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 
 

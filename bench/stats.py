@@ -32,3 +32,21 @@ def geomean(values: Iterable[float]) -> float | None:
     if not vals:
         return None
     return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Requests per second and latencies of repeated wrk runs: median and spread of
+    each, the failed requests of all, and the runs themselves."""
+    return {
+        "rps": stats(r["rps"] for r in runs),
+        "p50_ms": stats(r["p50_ms"] for r in runs),
+        "p99_ms": stats(r["p99_ms"] for r in runs),
+        "failed": sum(r["failed"] for r in runs),
+        "runs": runs,
+    }
+
+
+def percentile_curve(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each latency percentile, median and spread over the runs (for plots)."""
+    keys = runs[0]["latency_ms"].keys() if runs else []
+    return {k: stats(r["latency_ms"][k] for r in runs) for k in keys}

@@ -1,7 +1,7 @@
 """Start-up: ``tilewall serve`` says in a few lines where it listens, which database at
 which migration and where the admin password is; it imports and builds only what
 serving needs first; the OpenAPI document is kept between starts. (How fast it starts is
-measured by ``bench/run.py``, never asserted.)"""
+measured by ``bench/startup.py``, never asserted.)"""
 
 import asyncio
 import json
