@@ -37,8 +37,9 @@ class Route(Protocol):
 
 
 class Fleet(Protocol):
-    """What the takeover reads of the simulated receivers (``bench/wsclients.py``'s
-    ``Fleet``, which runs it): declared here so that neither module imports the other."""
+    """What the takeover reads of the simulated receivers (``bench/fleet.py``'s ``Fleet``,
+    in bench/wsclients.py, which runs it): declared here so that this module needs none
+    of theirs."""
 
     @property
     def showing(self) -> Mapping[str, str | None]: ...
