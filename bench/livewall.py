@@ -31,10 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.syncframes import percentile
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, host_ms, receiver_pages
+from bench.wallsync import host_ms
 from tilewall.client import Client
 from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
 from tilewall.live.feeds import LINGER_S

@@ -13,6 +13,7 @@ from typing import Any
 
 import psutil
 
+from bench import chromium
 from bench.loadgen import wrk_version
 from bench.procs import BENCH, prism_version
 
@@ -33,19 +34,6 @@ def _node_version() -> str:
     return subprocess.run(
         [node, "--version"], capture_output=True, text=True, timeout=30
     ).stdout.strip()
-
-
-def _chromium_version() -> str:
-    from bench.wallsync import CHROMIUM
-
-    if not CHROMIUM.exists():
-        return "not installed"
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        done = subprocess.run(
-            [str(CHROMIUM), "--version"], capture_output=True, text=True, timeout=30
-        )
-        return done.stdout.strip() or "unknown"
-    return "unknown"
 
 
 def _cpu_model() -> str:
@@ -89,7 +77,7 @@ def versions() -> dict[str, str]:
         "node": _node_version(),
         "websockets": _version("websockets"),
         "playwright": _version("playwright"),
-        "chromium": _chromium_version(),
+        "chromium": chromium.version(),
     }
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import wallsync
+from bench import chromium, wallsync
 from bench.procs import run_receivers, session_id, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
 from bench.syncframes import percentile
@@ -188,13 +188,13 @@ def wall_sync(
 ) -> dict[str, Any]:
     if not settings.sync_tiles:
         return {"status": "skipped"}
-    if not wallsync.chromium_available():
-        return {"status": "skipped", "reason": f"no Chromium at {wallsync.CHROMIUM.name}"}
+    if not chromium.chromium_available():
+        return {"status": "skipped", "reason": f"no Chromium at {chromium.CHROMIUM.name}"}
     out: dict[str, Any] = {
         "status": "measured",
         "what": "spread of the tiles' video positions against the host timeline, ms",
         "source": "Signage Player, demo clip.mp4 from the media library",
-        "viewport": wallsync.VIEWPORT,
+        "viewport": chromium.VIEWPORT,
         "by_tiles": {},
     }
     for tiles in settings.sync_tiles:

@@ -34,7 +34,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, CLIP, VIEWPORT
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
+from bench.wallsync import CLIP
 
 FOLLOW_JS = (
     Path(__file__).resolve().parent.parent / "src" / "tilewall" / "web" / "receiver" / "follow.js"

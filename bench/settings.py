@@ -185,7 +185,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     """The run's settings: the full, quick or smoke ones, changed as ``args`` say."""
     settings = replace(SMOKE if args.smoke else QUICK if args.quick else FULL)
     if args.smoke:
-        from bench.wallsync import CHROMIUM
+        from bench.chromium import CHROMIUM
 
         if not CHROMIUM.exists():
             settings.sync_tiles = []

@@ -22,10 +22,10 @@ from typing import Any
 
 import psutil
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 from bench.livewall import publisher
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 from tilewall.client import Client
 
 TILES, MIDDLE = 9, 4

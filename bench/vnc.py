@@ -33,10 +33,10 @@ from typing import Any
 from tests.support.vnc_desktop import BLUE, GREEN, QUARTERS, RED, YELLOW, VncDesktop
 from tests.support.vnc_desktop import PASSWORD as VNC_PASSWORD
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages
 from bench.livewall import stats
 from bench.procs import tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
-from bench.wallsync import CHROMIUM, CHROMIUM_ARGS, receiver_pages
 from tilewall.client import Client
 
 TILES = 4

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages
 from bench.procs import BENCH, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded
 from bench.syncframes import (
@@ -42,22 +41,7 @@ from bench.syncframes import (
 )
 from tilewall.client import Client
 
-if TYPE_CHECKING:  # Playwright is imported where a browser is started
-    from playwright.sync_api import ViewportSize
-
 CLIP = BENCH.parent / "src" / "tilewall" / "demo_media" / "clip.mp4"
-CHROMIUM = Path(os.environ.get("TILEWALL_CHROMIUM") or shutil.which("chromium") or "chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-]
-#: small pages keep nine decoding tiles affordable on two CPUs
-VIEWPORT: ViewportSize = {"width": 320, "height": 180}
 #: a tile counts as following the timeline within this many ms
 SETTLED_MS = 30.0
 SAMPLE_GAP_S = 0.1
@@ -79,10 +63,6 @@ SAMPLE_JS = """() => {
 
 STARTS_JS = """(since) => window.tilewall.sync
   ? (({starts, learned}) => ({starts, learned}))(window.tilewall.sync(since)) : null"""
-
-
-def chromium_available() -> bool:
-    return CHROMIUM.exists()
 
 
 def spread_stats(spreads: list[float]) -> dict[str, Any]:
@@ -216,28 +196,6 @@ def host_ms() -> float:
 
 def sleep_until(at_ms: float) -> None:
     time.sleep(max(at_ms - host_ms(), 0) / 1000)
-
-
-def receiver_pages(
-    browser: Any, base_url: str, tiles: int, init_script: str | None = None
-) -> list[Any]:
-    """``tiles`` receiver pages (seats ``bench-00000`` on), each running ``init_script``
-    first if one is given.
-
-    Each page is in a browser context of its own, as each tile is a device of its own:
-    the pages of one context other than the last opened or brought to front present
-    their video frames about once a second (their media clock runs on), which hides what
-    a viewer sees. Playwright's string predicates are eval, which the page's policy
-    forbids: bypassed."""
-    pages = []
-    for n in range(tiles):
-        context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-        if init_script is not None:
-            context.add_init_script(init_script)
-        page = context.new_page()
-        page.goto(f"{base_url}/receiver/?seat=bench-{n:05d}")
-        pages.append(page)
-    return pages
 
 
 def open_wall(
