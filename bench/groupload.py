@@ -3,8 +3,8 @@
 - ``load``: a group of two hosts on one PostgreSQL database (bench/postgres.py), wrk at
   full rate on **both** hosts (one thread, 16 connections each; reads of the displays
   and zones and zone switches in turn, the standby forwarding its switches to the active
-  host), and N receivers coming and going on the active host (bench/soak.py's
-  receivers, in a process of their own), for S seconds. Before and after, each host's
+  host), and N receivers coming and going on the active host (bench/churn.py: the
+  soak's receivers, in a process of their own), for S seconds. Before and after, each host's
   ``/metrics``: the group's generation, each member's takeovers (of a free lock, after
   ending a stalled member's sessions), its lease lapses, and the age its lease had
   reached at each renewal (database clock). No stall was made, so any takeover is a

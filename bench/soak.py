@@ -34,19 +34,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, WebSocketException
 
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.churn import Churn
 from bench.procs import LOOPBACK, Proc, free_port, tilewall_command
 from bench.wsclients import rss_mb
 
 ADMIN = "admin"
 PASSWORD = "soak-password-not-secret"
 SLOW_S = 1.0
-HELLO_SCREEN = {"width": 1920, "height": 1080}
 
 
 def percentiles(values: list[float]) -> dict[str, float | int | None]:
@@ -66,112 +64,18 @@ def percentiles(values: list[float]) -> dict[str, float | int | None]:
 
 
 class Soak:
+    """Churning receivers and operators on one host, and what the host answered them."""
+
     def __init__(self, base: str, receivers: int, seconds: float, operators: int) -> None:
         self.base = base
-        self.ws_url = base.replace("http://", "ws://", 1) + "/receiver/ws"
-        self.seats = [f"soak-{n:05d}" for n in range(receivers)]
+        self.churn = Churn(base, [f"soak-{n:05d}" for n in range(receivers)])
         self.seconds = seconds
         self.operators = operators
         self.deadline = 0.0
-        self.online: set[str] = set()
-        self.connects = 0
-        self.ws_failures = 0
-        self.closed_by_host: Counter[int] = Counter()
-        #: hellos the host refused with no lock to explain it: should stay 0
-        self.refused = 0
-        #: hellos refused because the station was locked while this receiver was leaving
-        #: (the host handed the key to a connection already closing, so it came back
-        #: without it: what a real device does too, shown the pairing screen until an
-        #: operator gives it the station)
-        self.refused_lock_raced_leave = 0
-        #: per seat, when the last lock of it was asked for and when its receiver last left
-        self.lock_asked: dict[str, float] = {}
-        self.left: dict[str, float] = {}
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.errors: list[str] = []
         self.sources: list[str] = []
-
-    # --- receivers ----------------------------------------------------------------------
-
-    async def receiver(self, seat: str, stay_s: tuple[float, float]) -> None:
-        """Connect, hello, answer; leave after a random stay and come back, until the end."""
-        rev = 0
-        key: str | None = None  # the station key the host handed this receiver, if any
-        while time.monotonic() < self.deadline:
-            leave_at = time.monotonic() + random.uniform(*stay_s)
-            try:
-                async with await connect(
-                    self.ws_url, ping_interval=None, max_size=2**20, open_timeout=60
-                ) as ws:
-                    self.connects += 1
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "v": 1,
-                                "type": "hello",
-                                "seatId": seat,
-                                "screen": HELLO_SCREEN,
-                                "resolutions": [HELLO_SCREEN],
-                                "model": "soak receiver",
-                                "firmware": "bench-soak/1",
-                                "rev": rev,
-                                **({"key": key} if key else {}),
-                            }
-                        )
-                    )
-                    self.online.add(seat)
-                    while (left := min(leave_at, self.deadline) - time.monotonic()) > 0:
-                        try:
-                            text = await asyncio.wait_for(ws.recv(), timeout=left)
-                        except TimeoutError:
-                            break
-                        message = json.loads(text)
-                        kind = message.get("type")
-                        if kind == "ping":
-                            await ws.send(json.dumps({"v": 1, "type": "pong", "id": message["id"]}))
-                        elif kind == "key":
-                            key = message.get("key")
-                        elif kind == "welcome" and message.get("refused"):
-                            asked = self.lock_asked.get(seat)
-                            raced = asked is not None and asked <= self.left.get(seat, 0.0)
-                            if key is None and raced:
-                                self.refused_lock_raced_leave += 1
-                            else:
-                                self.refused += 1
-                        elif kind in ("welcome", "state"):
-                            rev = message["rev"]
-                            await ws.send(json.dumps({"v": 1, "type": "ack", "rev": rev}))
-            except ConnectionClosed as closed:
-                # the host ended it: a receiver too slow to answer its pings is dropped
-                code = closed.rcvd.code if closed.rcvd is not None else -1
-                self.closed_by_host[code] += 1
-            except (OSError, WebSocketException, TimeoutError):
-                self.ws_failures += 1
-                await asyncio.sleep(1.0)
-            finally:
-                self.online.discard(seat)
-                self.left[seat] = time.monotonic()
-            await asyncio.sleep(random.uniform(0.2, 2.0))
-
-    async def churn(self, stay_s: tuple[float, float]) -> dict[str, Any]:
-        """Only the receivers, coming and going until the end; what they saw."""
-        self.deadline = time.monotonic() + self.seconds
-        receivers = []
-        for seat in self.seats:  # a fleet powering up, not a flood
-            receivers.append(asyncio.create_task(self.receiver(seat, stay_s)))
-            await asyncio.sleep(0.005)
-        await asyncio.gather(*receivers)
-        return {
-            "receivers": len(self.seats),
-            "connects": self.connects,
-            "connect_failures": self.ws_failures,
-            "refused": self.refused,
-            "refused_lock_raced_leave": self.refused_lock_raced_leave,
-            "closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
-        }
-
-    # --- operators ----------------------------------------------------------------------
 
     async def call(
         self, client: httpx.AsyncClient, name: str, method: str, url: str, **kw: Any
@@ -202,7 +106,7 @@ class Soak:
             roll = rng.random()
             if available and (roll < 0.35 or not locked):
                 seat = rng.choice(available)["seatId"]
-                self.lock_asked[seat] = time.monotonic()
+                self.churn.lock_asked[seat] = time.monotonic()
                 await self.call(client, "lock", "PUT", f"/api/network/{seat}/lock")
             elif locked and roll < 0.45:
                 seat = rng.choice(locked)["seatId"]
@@ -247,10 +151,7 @@ class Soak:
             started = time.monotonic()
             self.deadline = started + self.seconds
             stay = (max(self.seconds / 20, 2.0), max(self.seconds / 4, 4.0))
-            receivers = []
-            for seat in self.seats:  # a fleet powering up, not a flood
-                receivers.append(asyncio.create_task(self.receiver(seat, stay)))
-                await asyncio.sleep(0.005)
+            receivers = await self.churn.start(stay, self.deadline)
             operators = [
                 asyncio.create_task(self.operator(client, n)) for n in range(self.operators)
             ]
@@ -264,6 +165,7 @@ class Soak:
         return self.report(memory)
 
     def report(self, memory: list[tuple[float, float]]) -> dict[str, Any]:
+        churn = self.churn
         tenth = self.seconds / 10
         first = [mb for t, mb in memory if tenth <= t <= 2 * tenth] or [memory[0][1]]
         last = [mb for t, mb in memory if t >= self.seconds - tenth] or [memory[-1][1]]
@@ -272,7 +174,7 @@ class Soak:
         five = sum(n for c in self.statuses.values() for code, n in c.items() if code >= 500)
         slow = sum(1 for s in all_latency if s > SLOW_S)
         return {
-            "receivers": len(self.seats),
+            "receivers": len(churn.seats),
             "seconds": self.seconds,
             "requests": len(all_latency),
             "server_errors_5xx": five,
@@ -282,11 +184,11 @@ class Soak:
             "slow_threshold_s": SLOW_S,
             "memory_mb": {"start": start_mb, "end": end_mb, "samples": memory},
             "memory_growth_percent": (end_mb - start_mb) / start_mb * 100,
-            "receiver_connects": self.connects,
-            "receiver_connect_failures": self.ws_failures,
-            "receiver_refused": self.refused,
-            "receiver_refused_lock_raced_leave": self.refused_lock_raced_leave,
-            "receiver_closed_by_host": {str(k): v for k, v in self.closed_by_host.items()},
+            "receiver_connects": churn.connects,
+            "receiver_connect_failures": churn.ws_failures,
+            "receiver_refused": churn.refused,
+            "receiver_refused_lock_raced_leave": churn.refused_lock_raced_leave,
+            "receiver_closed_by_host": {str(k): v for k, v in churn.closed_by_host.items()},
             "operations": {
                 name: {
                     "statuses": {str(k): v for k, v in self.statuses[name].items()},
