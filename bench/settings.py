@@ -7,6 +7,7 @@ import argparse
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bench.chromium import chromium_available
 from bench.procs import BENCH
 
 RESULTS = BENCH / "results"
@@ -119,7 +120,7 @@ SMOKE = Settings(
     fanout_connect_timeout_s=20,
     fanout_stable_s=0.3,
     memory_receivers=[8],
-    sync_tiles=[1],  # none where Chromium is missing (parse_args)
+    sync_tiles=[1],  # none where Chromium is missing (settings_from)
     sync_play_s=1.0,
     sync_after_s=0.3,
     sync_settle_timeout_s=1.0,
@@ -184,11 +185,8 @@ def _parser(description: str | None) -> argparse.ArgumentParser:
 def settings_from(args: argparse.Namespace) -> Settings:
     """The run's settings: the full, quick or smoke ones, changed as ``args`` say."""
     settings = replace(SMOKE if args.smoke else QUICK if args.quick else FULL)
-    if args.smoke:
-        from bench.chromium import CHROMIUM
-
-        if not CHROMIUM.exists():
-            settings.sync_tiles = []
+    if args.smoke and not chromium_available():
+        settings.sync_tiles = []
     if args.runs:
         settings.runs = args.runs
         settings.startup_runs = args.runs
