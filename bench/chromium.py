@@ -1,5 +1,4 @@
-"""Debian's Chromium for the benchmarks' receiver pages (never a downloaded browser):
-where it is, how it is started, and the pages as the tiles of a wall."""
+"""Debian's Chromium for the benchmarks' receiver pages: where it is, its flags, the pages."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The simulated receivers of one process: each speaks protocol v1 (hello, pong, ack),
-records when each message arrived and what it shows, and reconnects to the same host or,
-following the group, as the receiver page does."""
+"""The simulated receivers of one process: protocol v1, reconnection, what each was told."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The interface benchmark: throughput and latency of tilewall on each server and
-topology, measured in rounds beside the stack's ceiling and Prism; granian against
-uvicorn."""
+"""The interface benchmark: each server and topology in rounds beside the ceiling and Prism."""
 
 from __future__ import annotations
 

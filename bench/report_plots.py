@@ -1,5 +1,4 @@
-"""The report's plots (matplotlib): the interface's latency distributions and
-throughput, durable writes, wall sync over time."""
+"""The report's plots: latency, throughput, durable writes, wall sync over time."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The report's section on receivers (bench/receivers.py): switch fan-out, memory with
-receivers, wall sync in Chromium."""
+"""The report's section on receivers: switch fan-out, memory with receivers, wall sync."""
 
 from __future__ import annotations
 

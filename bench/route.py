@@ -1,5 +1,4 @@
-"""Where a simulated receiver connects next, chosen as the receiver page chooses
-(receiver.js): the group's members, the active one, a silent host tried last, backoff."""
+"""Where a simulated receiver connects next, chosen as the receiver page (receiver.js) chooses."""
 
 from __future__ import annotations
 

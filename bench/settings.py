@@ -1,5 +1,4 @@
-"""The benchmark run's settings: what ``make bench`` (full), ``make bench-quick`` and the
-tests' smoke run measure, and the command line that changes them."""
+"""The benchmark run's settings (full, quick, smoke) and the command line that changes them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The store benchmarks: durable writes on SQLite, the interface on PostgreSQL beside
-SQLite, and the rest of the PostgreSQL set (a group's takeover and freeze, its load)."""
+"""The store benchmarks: durable writes, the interface on PostgreSQL beside SQLite, host groups."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""A receiver's WebSocket connection that times each message by when its bytes arrived,
-leaving their parsing until the sockets are quiet (many receivers share one process)."""
+"""A receiver's WebSocket connection that times each message by when its bytes arrived."""
 
 from __future__ import annotations
 
