@@ -93,6 +93,28 @@ def first_frames(pages: list[Any], since: float) -> list[float | None]:
     return out
 
 
+def timed_switches(
+    host: Client, zone: str, source: str, pages: list[Any], switches: int, keep_open: bool
+) -> list[dict[str, Any]]:
+    """The zone stopped and switched to the stream ``switches`` times: for each, the ms
+    from the switch to each tile's first live frame, and whether the stream was cold."""
+    firsts: list[dict[str, Any]] = []
+    for n in range(switches):
+        host.zones.stop(zone, by="id")
+        time.sleep(LINGER_S + 1.5 if keep_open else 1.0)
+        host.zones.switch(zone, source_id=source, by="id")
+        switched = host_ms()
+        time.sleep(3.0 if n or keep_open else 8.0)
+        got = first_frames(pages, switched)
+        firsts.append(
+            {
+                "cold": n == 0 and not keep_open,
+                "ms": [None if g is None else g - switched for g in got],
+            }
+        )
+    return firsts
+
+
 def run(
     tiles: int,
     play_s: float,
@@ -133,21 +155,7 @@ def run(
             if keep_open:
                 time.sleep(8.0)  # the host opens it by itself
 
-            firsts: list[dict[str, Any]] = []
-            for n in range(switches):
-                host.zones.stop(zone, by="id")
-                time.sleep(LINGER_S + 1.5 if keep_open else 1.0)
-                host.zones.switch(zone, source_id=source, by="id")
-                switched = host_ms()
-                time.sleep(3.0 if n or keep_open else 8.0)
-                got = first_frames(pages, switched)
-                firsts.append(
-                    {
-                        "cold": n == 0 and not keep_open,
-                        "ms": [None if g is None else g - switched for g in got],
-                    }
-                )
-
+            firsts = timed_switches(host, zone, source, pages, switches, keep_open)
             began = host_ms()
             time.sleep(play_s)
             spreads, late = spread_and_late(drawn(pages, began))
