@@ -13,6 +13,7 @@ from tests.support.fakes import FakeHost
 from tilewall.host.errors import Unavailable
 from tilewall.host.machine.facts import SerialSettings
 from tilewall.host.memory import Event
+from tilewall.host.topology.agents import AgentHello
 from tilewall.receivers.hub import Hub
 from tilewall.receivers.session import CLOSE_REPLACED, Limits
 
@@ -51,8 +52,8 @@ class Stations:
             return True, self.waiting.pop(seat_id)
         return False, None
 
-    async def agent_hello(self, seat_id: str, *args: Any) -> None:
-        self.calls.append(("hello", seat_id, *args))
+    async def agent_hello(self, hello: AgentHello) -> None:
+        self.calls.append(("hello", hello.seat_id, hello))
 
     def agent_gone(self, seat_id: str) -> None:
         self.calls.append(("gone", seat_id))

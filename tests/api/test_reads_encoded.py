@@ -27,6 +27,7 @@ from tilewall.api.resources import (
     videowalls,
 )
 from tilewall.api.resources import zones as zones_api
+from tilewall.host.topology.agents import AgentHello
 
 #: every read encoded once per revision, with its view
 VIEWS: dict[str, EncodedOnce[Any]] = {
@@ -181,7 +182,8 @@ async def _call(fn: Any, *args: Any) -> Any:
 
 def test_an_agents_device_report_shows_in_the_next_read(api, host):
     seat = register(api).seat_id
-    run(api, host.agents.hello, seat, "10.9.0.1", "Kiosk", "1.0", None, "cec", "", False)
+    hello = AgentHello(seat, "10.9.0.1", "Kiosk", "1.0", None, "cec", "", False)
+    run(api, host.agents.hello, hello)
     before = _by(ok(api.get("/network"))["network"], "seatId", seat)
     assert before["agent"] is not None
     item = {"id": "usb-1", "type": "MEDIA_DEVICE", "model": "Camera X"}

@@ -13,6 +13,7 @@ from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
 from tilewall.host.render.description import HostInfo
 from tilewall.host.render.overlays import OverlaySwitches
+from tilewall.host.topology.agents import AgentHello
 from tilewall.host.topology.refusals import ADOPT
 from tilewall.receivers.hub import Hub
 
@@ -114,20 +115,8 @@ class HostBridge:
     def refusal_ended(self, seat_id: str, token: int) -> None:
         self.host.stations.refusals.ended(seat_id, token)
 
-    async def agent_hello(
-        self,
-        seat_id: str,
-        ip: str,
-        model: str,
-        firmware: str,
-        name: str | None,
-        power: str,
-        serial_port: str,
-        browser: bool,
-    ) -> None:
-        await self.host.agents.hello(
-            seat_id, ip, model, firmware, name, power, serial_port, browser
-        )
+    async def agent_hello(self, hello: AgentHello) -> None:
+        await self.host.agents.hello(hello)
 
     def agent_gone(self, seat_id: str) -> None:
         self.host.agents.gone(seat_id)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from tilewall.host.model import Resolution
 from tilewall.host.render.description import HostInfo, Pairing, RenderState
+from tilewall.host.topology.agents import AgentHello
 from tilewall.receivers import protocol as p
 from tilewall.receivers.ports import HostPort, StationPort
 from tilewall.receivers.session import Session
@@ -21,14 +22,16 @@ async def record(port: HostPort, stations: StationPort, ip: str, hello: p.Hello)
     """Tell the host what the connection said: the page's screen, the agent's means."""
     if hello.role == "agent":
         await stations.agent_hello(
-            hello.seat_id,
-            ip,
-            hello.model,
-            hello.firmware,
-            hello.name,
-            hello.power,
-            hello.serial_port,
-            hello.browser,
+            AgentHello(
+                hello.seat_id,
+                ip,
+                hello.model,
+                hello.firmware,
+                hello.name,
+                hello.power,
+                hello.serial_port,
+                hello.browser,
+            )
         )
         return
     assert hello.screen is not None

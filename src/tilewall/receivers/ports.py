@@ -10,6 +10,7 @@ from tilewall.host.model import Resolution
 from tilewall.host.playback.playlist import MediaCatalog
 from tilewall.host.render.description import HostInfo
 from tilewall.host.render.overlays import OverlaySwitches
+from tilewall.host.topology.agents import AgentHello
 
 
 class HostPort(Protocol):
@@ -107,17 +108,9 @@ class StationPort(Protocol):
         """That refused connection closed or was given the station."""
         ...
 
-    async def agent_hello(
-        self,
-        seat_id: str,
-        ip: str,
-        model: str,
-        firmware: str,
-        name: str | None,
-        power: str,
-        serial_port: str,
-        browser: bool,
-    ) -> None: ...
+    async def agent_hello(self, hello: AgentHello) -> None:
+        """An agent connected (``tilewall.host.topology.agents.Agents.hello``)."""
+        ...
 
     def agent_gone(self, seat_id: str) -> None: ...
 
@@ -145,17 +138,7 @@ class OpenStations:
     def refusal_ended(self, seat_id: str, token: int) -> None:
         return None
 
-    async def agent_hello(
-        self,
-        seat_id: str,
-        ip: str,
-        model: str,
-        firmware: str,
-        name: str | None,
-        power: str,
-        serial_port: str,
-        browser: bool,
-    ) -> None:
+    async def agent_hello(self, hello: AgentHello) -> None:
         return None
 
     def agent_gone(self, seat_id: str) -> None:

@@ -52,6 +52,21 @@ class AgentInfo(msgspec.Struct):
     power_result: PowerResult | None = None
 
 
+class AgentHello(msgspec.Struct, frozen=True):
+    """What an agent says when it connects: its station and address, what it is, its
+    name, how it switches the screen, the serial port it writes to ("" for none) and
+    whether it keeps the kiosk browser running."""
+
+    seat_id: str
+    ip: str
+    model: str
+    firmware: str
+    name: str | None
+    power: str
+    serial_port: str
+    browser: bool
+
+
 class AgentLink(Protocol):
     """Commands to a connected agent; the receiver hub implements it."""
 
@@ -75,37 +90,36 @@ class Agents:
 
     # --- reports from the hub -----------------------------------------------------------
 
-    async def hello(
-        self,
-        seat_id: str,
-        ip: str,
-        model: str,
-        firmware: str,
-        name: str | None,
-        power: str,
-        serial_port: str,
-        browser: bool,
-    ) -> None:
+    async def hello(self, hello: AgentHello) -> None:
         """An agent connected: its station appears (available) if the host never saw it,
         and the serial port it writes to is remembered with the station."""
+        seat_id, power = hello.seat_id, hello.power or "none"
         if seat_id not in self._core.state.stations:
             # named after its seat (the page's default name is for random seat ids)
-            await self._stations.hello(seat_id, ip, model, firmware, name=name or seat_id)
+            await self._stations.hello(
+                seat_id, hello.ip, hello.model, hello.firmware, name=hello.name or seat_id
+            )
         station = self._core.state.stations[seat_id]
-        if station.agent_serial_port != serial_port:
+        if station.agent_serial_port != hello.serial_port:
             async with self._core.change() as tx:
-                station.agent_serial_port = serial_port
+                station.agent_serial_port = hello.serial_port
                 tx.put(station)
         self.connected[seat_id] = AgentInfo(
-            seat_id, ip, firmware, power or "none", serial_port, browser, self._core.clock.now_ms()
+            seat_id,
+            hello.ip,
+            hello.firmware,
+            power,
+            hello.serial_port,
+            hello.browser,
+            self._core.clock.now_ms(),
         )
         log.info(
             "agent of %s connected from %s (power: %s, serial: %s, browser: %s)",
             seat_id,
-            ip,
-            power or "none",
-            serial_port or "none",
-            "yes" if browser else "no",
+            hello.ip,
+            power,
+            hello.serial_port or "none",
+            "yes" if hello.browser else "no",
         )
         self._announce(seat_id)
 
