@@ -12,6 +12,8 @@ from tilewall.platform.serialports import (
     validate_settings,
 )
 
+NINE_SIX_N_ONE = validate_settings(9600, 8, "N", 1)
+
 
 async def test_bytes_arrive_exactly_over_socket_url() -> None:
     received = bytearray()
@@ -27,7 +29,7 @@ async def test_bytes_arrive_exactly_over_socket_url() -> None:
     payload = bytes(range(256)) + b"\x02PWR ON\x03\r\n"
     async with server:
         written = await PySerialPorts().open_and_write(
-            f"socket://127.0.0.1:{port}", 9600, 8, "N", 1, payload
+            f"socket://127.0.0.1:{port}", NINE_SIX_N_ONE, payload
         )
         await asyncio.wait_for(done.wait(), 5)
     assert written == len(payload)
@@ -39,15 +41,13 @@ async def test_refused_connection_is_unavailable() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: connections are refused
         with pytest.raises(SerialPortUnavailable):
-            await PySerialPorts().open_and_write(
-                f"socket://127.0.0.1:{port}", 9600, 8, "N", 1, b"x"
-            )
+            await PySerialPorts().open_and_write(f"socket://127.0.0.1:{port}", NINE_SIX_N_ONE, b"x")
 
 
 @pytest.mark.parametrize("port", ["/dev/tilewall-no-such-tty", "nosuch://x", ""])
 async def test_missing_ports_are_unavailable(port: str) -> None:
     with pytest.raises(SerialPortUnavailable):
-        await PySerialPorts().open_and_write(port, 9600, 8, "N", 1, b"x")
+        await PySerialPorts().open_and_write(port, NINE_SIX_N_ONE, b"x")
 
 
 def test_settings_are_normalised() -> None:
@@ -74,19 +74,20 @@ def test_settings_are_normalised() -> None:
         (9600, 8, "N", True, "stopBits"),
     ],
 )
-async def test_bad_settings_are_refused_before_opening(
+def test_bad_settings_are_refused(
     baud: object, bits: object, parity: object, stops: object, field: str
 ) -> None:
-    with pytest.raises(SerialSettingsError, match=field):
-        await PySerialPorts().open_and_write(
-            "/dev/tilewall-no-such-tty", baud, bits, parity, stops, b"x"
-        )
+    # the settings a port is opened with can only come from here
+    for ports in (PySerialPorts(), RecordingSerialPorts()):
+        with pytest.raises(SerialSettingsError, match=field):
+            ports.check_settings(baud, bits, parity, stops)
     assert issubclass(SerialSettingsError, ValueError)
 
 
 async def test_recording_ports_validate_and_record() -> None:
     ports = RecordingSerialPorts()
-    assert await ports.open_and_write("socket://display:4001", 9600, 8, "N", 1, b"ON") == 2
-    assert ports.writes[0][0] == "socket://display:4001"
+    settings = ports.check_settings(9600, 8, "N", 1)
+    assert await ports.open_and_write("socket://display:4001", settings, b"ON") == 2
+    assert ports.writes == [("socket://display:4001", settings, b"ON")]
     with pytest.raises(SerialSettingsError):
-        await ports.open_and_write("x", 9600, 8, "Q", 1, b"")
+        ports.check_settings(9600, 8, "Q", 1)

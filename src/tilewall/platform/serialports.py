@@ -103,16 +103,7 @@ class PySerialPorts:
     ) -> SerialSettings:
         return validate_settings(baud_rate, data_bits, parity, stop_bits)
 
-    async def open_and_write(
-        self,
-        port: str,
-        baud_rate: object,
-        data_bits: object,
-        parity: object,
-        stop_bits: object,
-        data: bytes,
-    ) -> int:
-        settings = validate_settings(baud_rate, data_bits, parity, stop_bits)
+    async def open_and_write(self, port: str, settings: SerialSettings, data: bytes) -> int:
         if not port.strip():
             raise SerialPortUnavailable("no serial port is configured")
         log.info("writing %d bytes to %s", len(data), port)
@@ -131,15 +122,6 @@ class RecordingSerialPorts:
     ) -> SerialSettings:
         return validate_settings(baud_rate, data_bits, parity, stop_bits)
 
-    async def open_and_write(
-        self,
-        port: str,
-        baud_rate: object,
-        data_bits: object,
-        parity: object,
-        stop_bits: object,
-        data: bytes,
-    ) -> int:
-        settings = validate_settings(baud_rate, data_bits, parity, stop_bits)
+    async def open_and_write(self, port: str, settings: SerialSettings, data: bytes) -> int:
         self.writes.append((port, settings, data))
         return len(data)

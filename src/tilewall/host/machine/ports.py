@@ -142,17 +142,10 @@ class SerialPorts(Protocol):
         :class:`~tilewall.host.errors.Invalid` naming the first bad one."""
         ...
 
-    async def open_and_write(
-        self,
-        port: str,
-        baud_rate: object,
-        data_bits: object,
-        parity: object,
-        stop_bits: object,
-        data: bytes,
-    ) -> int:
-        """Validate the settings, open ``port`` (device path or pyserial URL), write
-        ``data`` and close; return the number of bytes written."""
+    async def open_and_write(self, port: str, settings: SerialSettings, data: bytes) -> int:
+        """Open ``port`` (device path or pyserial URL) with ``settings`` (as
+        :meth:`check_settings` gave them), write ``data`` and close; return the number of
+        bytes written."""
         ...
 
 

@@ -226,11 +226,4 @@ class PortWriter:
             raise Conflict(
                 f"no serial port configured for seat {seat_id!r} (PUT /api/serial/{seat_id}/port)"
             )
-        await self._machine.adapters.serial.open_and_write(
-            port,
-            settings.baud_rate,
-            settings.data_bits,
-            settings.parity,
-            int(settings.stop_bits) if settings.stop_bits.is_integer() else settings.stop_bits,
-            data,
-        )
+        await self._machine.adapters.serial.open_and_write(port, settings, data)
