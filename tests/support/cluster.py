@@ -145,7 +145,14 @@ class Host:
         """A logged-in client of this host (logged in again after a restart)."""
         if self._client is None:
             client = httpx.Client(base_url=self.base, timeout=10)
-            answer = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
+            # a member just started answers 503 until it knows the active host, and says
+            # to retry in a few seconds
+            deadline = time.monotonic() + 30
+            while True:
+                answer = client.post("/session", json={"user": ADMIN, "password": PASSWORD})
+                if answer.status_code != 503 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.25)
             assert answer.status_code == 200, answer.text
             self.token = answer.json()["session"]["value"]
             client.cookies.clear()

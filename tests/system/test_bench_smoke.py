@@ -153,4 +153,8 @@ def test_the_wall_starts_measurement_runs(tmp_path: Path) -> None:
         assert start["spreads_ms"][2] is not None, start  # both tiles showed frames
         assert all(e is not None for e in start["error_ms"]), start  # and told their start
     summary = result["summary"]
-    assert summary["seek"]["first"]["n"] == summary["resume"]["first"]["n"] == 1, summary
+    # a start whose first two bins both tiles drew in has a "first" figure: on a loaded
+    # machine a tile may draw its first frame a bin later, and the start has none
+    for kind in ("seek", "resume"):
+        assert summary[kind]["first"]["n"] in (0, 1), summary
+        assert summary[kind]["later"]["n"] >= 1, summary
