@@ -90,6 +90,14 @@ class SourceType:
         self.spec_by_name.update({p.name.casefold(): p for p in self.params})
 
 
+#: of every source the host can hold open for a switch to it (stream sources and desktops)
+KEEP_OPEN_PARAM = ParamSpec(
+    KEEP_OPEN,
+    "CHECKBOX",
+    "false",
+    label="Keep open while nothing shows it (a switch to it shows at once)",
+)
+
 CATALOGUE: dict[str, SourceType] = {
     t.name: t
     for t in (
@@ -139,12 +147,7 @@ CATALOGUE: dict[str, SourceType] = {
                     URL, "URL", "", required=True, label="Address of the stream", stream=True
                 ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
-                ParamSpec(
-                    KEEP_OPEN,
-                    "CHECKBOX",
-                    "false",
-                    label="Keep open while nothing shows it (a switch to it shows at once)",
-                ),
+                KEEP_OPEN_PARAM,
             ),
         ),
         SourceType(
@@ -168,12 +171,7 @@ CATALOGUE: dict[str, SourceType] = {
                     label="RTSP transport (auto, tcp or udp)",
                 ),
                 ParamSpec(MUTED, "CHECKBOX", "true", label="Muted"),
-                ParamSpec(
-                    KEEP_OPEN,
-                    "CHECKBOX",
-                    "false",
-                    label="Keep open while nothing shows it (a switch to it shows at once)",
-                ),
+                KEEP_OPEN_PARAM,
             ),
         ),
         SourceType(
@@ -206,12 +204,7 @@ CATALOGUE: dict[str, SourceType] = {
                     check=screens.check_password,
                     secret=True,
                 ),
-                ParamSpec(
-                    KEEP_OPEN,
-                    "CHECKBOX",
-                    "false",
-                    label="Keep open while nothing shows it (a switch to it shows at once)",
-                ),
+                KEEP_OPEN_PARAM,
             ),
         ),
         SourceType(
