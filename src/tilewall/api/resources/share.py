@@ -3,31 +3,30 @@ display, zone, mirror group or wall, list and end shares; and the WebSocket
 ``/share/ingest/{shareId}`` the sharer's browser sends its encoded frames to."""
 
 import asyncio
-import contextlib
 import logging
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, WebSocket, delete, get, post, websocket
-from litestar.exceptions import NotAuthorizedException, WebSocketDisconnect
+from litestar.exceptions import NotAuthorizedException
 from litestar.handlers import WebsocketRouteHandler
 
+from tilewall.api import frame_sockets
 from tilewall.api.auth import token_of
 from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
 from tilewall.host.errors import Invalid, NotFound, Unavailable
 from tilewall.host.host import Host
 from tilewall.host.playback.shares import TARGET_KINDS, Share, ShareTarget, TargetKind
 from tilewall.host.schedule.occurrences import iso_instant
-from tilewall.live.share import Ingest, Refused, ShareIngests
+from tilewall.live.share import ShareIngests
 
 log = logging.getLogger(__name__)
 
 TAGS = [EXTENSION_TAG, "Screen shares"]
 INGEST_PATH = "/share/ingest/{shareId:str}"
-#: close codes: no such share or a wrong token; what was sent cannot be relayed; the
-#: share was ended by someone else
+#: close codes: no such share or a wrong token; the share was ended by someone else (what
+#: was sent cannot be relayed: ``frame_sockets.CLOSE_REFUSED``)
 CLOSE_UNKNOWN = 4404
-CLOSE_REFUSED = 4400
 CLOSE_ENDED = 4000
 
 
@@ -185,27 +184,6 @@ async def end_share(host: Host, shareId: str) -> Done:
 ROUTES = [start_share, list_shares, end_share]
 
 
-async def _close(socket: WebSocket[Any, Any, Any], code: int, reason: str) -> None:
-    with contextlib.suppress(Exception):
-        await socket.close(code, reason[:120])
-
-
-async def _take(socket: WebSocket[Any, Any, Any], ingest: Ingest) -> None:
-    """Read the sharer's messages into ``ingest`` until the connection goes."""
-    host: Host = socket.app.state.host
-    while True:
-        event: Any = await socket.receive()
-        if event["type"] == "websocket.disconnect":
-            return
-        data: bytes | None = event.get("bytes")
-        text: str | None = event.get("text")
-        if data is not None:
-            if ingest.frame(data):
-                await host.shares.show(ingest.share_id)
-        elif text is not None:
-            ingest.text(text)
-
-
 async def _ask_keys(socket: WebSocket[Any, Any, Any], wanted: asyncio.Event) -> None:
     """Ask the sharer for a key frame each time one is ``wanted``."""
     while True:
@@ -225,27 +203,29 @@ def share_websocket() -> WebsocketRouteHandler:
         token = socket.query_params.get("token", "")
         ingest = None if ingests is None else ingests.take(shareId, token)
         if ingests is None or ingest is None:
-            await _close(socket, CLOSE_UNKNOWN, "no such share waits for its sharer here")
+            await frame_sockets.close(
+                socket, CLOSE_UNKNOWN, "no such share waits for its sharer here"
+            )
             return
         ended = asyncio.Event()
         keys = asyncio.Event()
         ingest.ask_key = keys.set
         ingest.let_go = ended.set
-        taking = asyncio.create_task(_take(socket, ingest))
-        tasks: set[asyncio.Task[Any]] = {taking, asyncio.create_task(_ask_keys(socket, keys))}
+        host: Host = socket.app.state.host
+
+        async def frame(data: bytes) -> None:
+            if ingest.frame(data):
+                await host.shares.show(ingest.share_id)
+
+        taking = asyncio.create_task(frame_sockets.take(socket, frame, ingest.text))
         waiting = asyncio.create_task(ended.wait())
-        tasks.add(waiting)
+        tasks = {taking, waiting, asyncio.create_task(_ask_keys(socket, keys))}
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            if taking in done and isinstance(taking.exception(), Refused):
-                await _close(socket, CLOSE_REFUSED, str(taking.exception()))
-            elif waiting in done:
-                await _close(socket, CLOSE_ENDED, "the share was ended")
+            refused = await frame_sockets.first_ends(socket, taking, tasks)
+            if not refused and waiting.done():
+                await frame_sockets.close(socket, CLOSE_ENDED, "the share was ended")
         finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                    await task
+            await frame_sockets.cancel(tasks)
             if ingests.ingests.get(shareId) is ingest:
                 ingests.end_soon(shareId)
 
