@@ -2,38 +2,38 @@
 how, and how a stored body becomes the value memory holds."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from tilewall.host.model import (
-    Display,
-    Layout,
-    MirrorGroup,
-    Preset,
-    ScheduledEvent,
-    Source,
-    Station,
-    VideoWall,
-    Zone,
-)
+from tilewall.host import model
 
-#: document kind of each persisted collection, and how its objects are keyed
-COLLECTIONS: dict[str, tuple[type[Any], Callable[[Any], str]]] = {
-    "station": (Station, lambda o: o.seat_id),
-    "display": (Display, lambda o: str(o.display_id)),
-    "wall": (VideoWall, lambda o: o.id),
-    "zone": (Zone, lambda o: o.id),
-    "mirror": (MirrorGroup, lambda o: o.id),
-    "source": (Source, lambda o: o.id),
-    "preset": (Preset, lambda o: o.id),
-    "layout": (Layout, lambda o: o.id),
-    "event": (ScheduledEvent, lambda o: o.id),
+
+class Collection(NamedTuple):
+    """A persisted collection: the type of its objects, how they are keyed, and the
+    attribute of ``tilewall.host.memory.State`` that holds them."""
+
+    type: type[Any]
+    key: Callable[[Any], str]
+    attribute: str
+
+
+#: each persisted collection by the kind of its documents
+COLLECTIONS: dict[str, Collection] = {
+    "station": Collection(model.Station, lambda o: o.seat_id, "stations"),
+    "display": Collection(model.Display, lambda o: str(o.display_id), "displays"),
+    "wall": Collection(model.VideoWall, lambda o: o.id, "walls"),
+    "zone": Collection(model.Zone, lambda o: o.id, "zones"),
+    "mirror": Collection(model.MirrorGroup, lambda o: o.id, "mirrors"),
+    "source": Collection(model.Source, lambda o: o.id, "sources"),
+    "preset": Collection(model.Preset, lambda o: o.id, "presets"),
+    "layout": Collection(model.Layout, lambda o: o.id, "layouts"),
+    "event": Collection(model.ScheduledEvent, lambda o: o.id, "events"),
 }
 TOPOLOGY_KINDS = frozenset({"display", "wall", "zone", "mirror"})
 #: the kind of the host's settings documents
 SETTING = "setting"
-KIND_OF: dict[type[Any], str] = {cls: kind for kind, (cls, _) in COLLECTIONS.items()}
+KIND_OF: dict[type[Any], str] = {c.type: kind for kind, c in COLLECTIONS.items()}
 
 #: (kind, key) of a document
 Name = tuple[str, str]
@@ -49,4 +49,4 @@ def decode(kind: str, body: bytes) -> Any:
     model object, or a setting's plain JSON value. Raises msgspec.DecodeError."""
     if kind == SETTING:
         return msgspec.json.decode(body)
-    return msgspec.json.decode(body, type=COLLECTIONS[kind][0])
+    return msgspec.json.decode(body, type=COLLECTIONS[kind].type)

@@ -28,19 +28,6 @@ from tilewall.host.model import (
     Zone,
 )
 
-#: the attribute of :class:`State` that holds each collection
-_COLLECTION_ATTRIBUTES = {
-    "station": "stations",
-    "display": "displays",
-    "wall": "walls",
-    "zone": "zones",
-    "mirror": "mirrors",
-    "source": "sources",
-    "preset": "presets",
-    "layout": "layouts",
-    "event": "events",
-}
-
 
 @dataclass
 class State:
@@ -62,7 +49,7 @@ class State:
     derived: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def collection(self, kind: str) -> dict[Any, Any]:
-        collection: dict[Any, Any] = getattr(self, _COLLECTION_ATTRIBUTES[kind])
+        collection: dict[Any, Any] = getattr(self, COLLECTIONS[kind].attribute)
         return collection
 
 
@@ -95,7 +82,7 @@ class Transaction:
 
     def put(self, obj: Any) -> None:
         kind = KIND_OF[type(obj)]
-        key = COLLECTIONS[kind][1](obj)
+        key = COLLECTIONS[kind].key(obj)
         if kind in TOPOLOGY_KINDS:
             self._state.topology_version += 1
         self._state.collection(kind)[memory_key(kind, key)] = obj
@@ -104,7 +91,7 @@ class Transaction:
 
     def delete(self, obj: Any) -> None:
         kind = KIND_OF[type(obj)]
-        key = COLLECTIONS[kind][1](obj)
+        key = COLLECTIONS[kind].key(obj)
         if kind in TOPOLOGY_KINDS:
             self._state.topology_version += 1
         self._state.collection(kind).pop(memory_key(kind, key), None)
