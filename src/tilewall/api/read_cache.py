@@ -20,6 +20,8 @@ when its bytes are current, the request is a ``GET`` without a query string and 
 a live session: the same status, headers and body, the same interface log line and
 metrics, without the framework's per-request work (``tilewall.app.App``). Any other
 request, and any read whose bytes are not current, goes to the route.
+A read with no parameters of its own takes both, at one path, from
+:func:`encoded_route`.
 """
 
 import inspect
@@ -28,11 +30,15 @@ from typing import Any, Generic, TypeVar, cast, overload
 from weakref import WeakKeyDictionary
 
 import msgspec
-from litestar import MediaType, Response
+from litestar import MediaType, Response, get
+from litestar.handlers import HTTPRouteHandler
 
+from tilewall.api.common import errors
 from tilewall.host.host import Host
 
 T = TypeVar("T")
+#: the response of :func:`encoded_route` (given to the framework by name)
+Read = TypeVar("Read")
 #: what a view's bytes are valid for; compared with ``==``
 Key = Hashable
 
@@ -58,6 +64,32 @@ def answer_early(path: str, view: "EncodedOnce[Any]", *args: Any) -> None:
     """Let the app answer ``GET /api{path}`` (no query string, a live session) with the
     current bytes of ``view(*args)`` before routing."""
     ANSWERED_EARLY[path] = (view, args)
+
+
+def encoded_route(
+    path: str,
+    view: "EncodedOnce[Any]",
+    response: type[Any],
+    name: str,
+    summary: str,
+    tags: list[str],
+) -> HTTPRouteHandler:
+    """``GET /api{path}``: the bytes of ``view``, answered early too (:func:`answer_early`),
+    so the path routed and the path answered early are one. ``name`` is the handler's
+    (the operation id is made of it)."""
+
+    async def read(host: Host) -> "Response[Read]":
+        return await view.response(host)
+
+    read.__name__ = read.__qualname__ = name
+    answer_early(path, view)
+    return get(
+        path,
+        tags=tags,
+        summary=summary,
+        responses=errors(),
+        signature_namespace={"Read": response},
+    )(read)
 
 
 class EncodedOnce(Generic[T]):

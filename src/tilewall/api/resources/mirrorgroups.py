@@ -2,11 +2,11 @@
 tilewall extensions."""
 
 import msgspec
-from litestar import Response, delete, get, post, put
+from litestar import delete, post, put
 from litestar.handlers import HTTPRouteHandler
 
-from tilewall.api.common import Done, PathKey, PathName, errors, extension
-from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.api.common import Done, PathKey, PathName, extension
+from tilewall.api.read_cache import EncodedOnce, encoded_route
 from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
@@ -88,12 +88,9 @@ def mirror_list(host: Host) -> MirrorList:
 
 
 MIRRORS = EncodedOnce(mirror_list)
-answer_early("/mirrorgroups", MIRRORS)
-
-
-@get("/mirrorgroups", tags=TAGS, summary="List mirror groups", responses=errors())
-async def list_mirrors(host: Host) -> Response[MirrorList]:
-    return await MIRRORS.response(host)
+list_mirrors = encoded_route(
+    "/mirrorgroups", MIRRORS, MirrorList, "list_mirrors", "List mirror groups", TAGS
+)
 
 
 @extension(post, "/mirrorgroups", TAGS, "Create a mirror group", 404, 409)

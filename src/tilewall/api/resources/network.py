@@ -4,10 +4,10 @@ receiver's address as the host sees it, or its seat id when several share an add
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Response, get, put
+from litestar import get, put
 
 from tilewall.api.common import EXTENSION_TAG, Extension, errors
-from tilewall.api.read_cache import EncodedOnce, Key, answer_early, state_revision
+from tilewall.api.read_cache import EncodedOnce, Key, encoded_route, state_revision
 from tilewall.host.host import Host
 from tilewall.host.model import Station
 from tilewall.host.topology.agents import AgentInfo
@@ -158,12 +158,9 @@ def _network_key(host: Host) -> Key:
 
 
 NETWORK = EncodedOnce(network_list, _network_key)
-answer_early("/network", NETWORK)
-
-
-@get("/network", tags=TAGS, summary="List receiver devices", responses=errors())
-async def list_network(host: Host) -> Response[NetworkList]:
-    return await NETWORK.response(host)
+list_network = encoded_route(
+    "/network", NETWORK, NetworkList, "list_network", "List receiver devices", TAGS
+)
 
 
 @get(

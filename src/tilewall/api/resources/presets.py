@@ -4,12 +4,12 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from litestar import Response, delete, get, post, put
+from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import AnyCallable
 
 from tilewall.api.common import Done, Method, PathKey, PathName, errors, keyed_by
-from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.api.read_cache import EncodedOnce, encoded_route
 from tilewall.host.host import Host
 
 TAGS = ["Presets"]
@@ -51,12 +51,7 @@ def preset_list(host: Host) -> PresetList:
 
 
 PRESETS = EncodedOnce(preset_list)
-answer_early("/presets", PRESETS)
-
-
-@get("/presets", tags=TAGS, summary="List presets", responses=errors())
-async def list_presets(host: Host) -> Response[PresetList]:
-    return await PRESETS.response(host)
+list_presets = encoded_route("/presets", PRESETS, PresetList, "list_presets", "List presets", TAGS)
 
 
 def _preset_name(name: str) -> str:

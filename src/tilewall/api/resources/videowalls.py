@@ -3,10 +3,10 @@
 from typing import Annotated
 
 import msgspec
-from litestar import Response, delete, get, post, put
+from litestar import delete, get, post, put
 
 from tilewall.api.common import Done, NotBlank, errors, extension
-from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.api.read_cache import EncodedOnce, encoded_route
 from tilewall.host.host import Host
 from tilewall.host.model import Geometry, VideoWall
 from tilewall.host.topology.walls import MonitorSpec
@@ -96,12 +96,9 @@ def wall_list(host: Host) -> VideoWallList:
 
 
 WALLS = EncodedOnce(wall_list)
-answer_early("/videowalls", WALLS)
-
-
-@get("/videowalls", tags=TAGS, summary="List video walls", responses=errors())
-async def list_walls(host: Host) -> Response[VideoWallList]:
-    return await WALLS.response(host)
+list_walls = encoded_route(
+    "/videowalls", WALLS, VideoWallList, "list_walls", "List video walls", TAGS
+)
 
 
 @get(PATH, tags=TAGS, summary="Read a video wall", responses=errors(404))

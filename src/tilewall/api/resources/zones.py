@@ -4,12 +4,12 @@ implementation looked up two ways. Create, update and delete are tilewall extens
 from typing import Annotated
 
 import msgspec
-from litestar import Response, delete, get, post, put
+from litestar import delete, get, post, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
 from tilewall.api.common import Done, PathKey, PathName, errors, extension, keyed_by
-from tilewall.api.read_cache import EncodedOnce, answer_early
+from tilewall.api.read_cache import EncodedOnce, encoded_route
 from tilewall.api.resources.playback import by_name_or_id, control_routes, read_route, switch_route
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
@@ -142,12 +142,7 @@ def zone_list(host: Host) -> ZoneList:
 
 
 ZONES = EncodedOnce(zone_list)
-answer_early("/zones", ZONES)
-
-
-@get("/zones", tags=TAGS, summary="List zones", responses=errors())
-async def list_zones(host: Host) -> Response[ZoneList]:
-    return await ZONES.response(host)
+list_zones = encoded_route("/zones", ZONES, ZoneList, "list_zones", "List zones", TAGS)
 
 
 @get(
