@@ -294,15 +294,7 @@ def record_of_change(
         return None
     actor = (context.get(ACTOR) if context is not None else ACTOR.get()) or Actor(HOST)
     operation = (context.get(OPERATION) if context is not None else OPERATION.get()) or UNNAMED
-    return AuditRecord(
-        at_ms,
-        actor.user,
-        actor.address,
-        actor.session,
-        operation,
-        target,
-        encode_changes(changes),
-    )
+    return event(at_ms, actor, operation, target, changes)
 
 
 def event(
@@ -313,7 +305,8 @@ def event(
     changes: list[dict[str, Any]] | None = None,
     outcome: str = OK,
 ) -> AuditRecord:
-    """An entry for what is not a change of documents: a login, a logout, a refusal."""
+    """An entry for ``actor``: of what is not a change of documents (a login, a logout, a
+    refusal), or of a change (:func:`record_of_change`)."""
     return AuditRecord(
         at_ms,
         actor.user,
