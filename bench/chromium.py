@@ -62,3 +62,13 @@ def receiver_pages(
         page.goto(f"{base_url}/receiver/?seat=bench-{n:05d}")
         pages.append(page)
     return pages
+
+
+#: the receiver page shows its tile of a wall
+A_TILE = "() => window.tilewall && window.tilewall.state && window.tilewall.state.role === 'tile'"
+
+
+def wait_for_tiles(pages: list[Any]) -> None:
+    """Wait until every one of ``pages`` shows its tile of a wall."""
+    for page in pages:
+        page.wait_for_function(A_TILE, timeout=30_000)

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages, wait_for_tiles
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.syncframes import percentile
@@ -142,12 +142,7 @@ def run(
             host = Client(proc.base_url, ADMIN, PASSWORD)
             host.login()
             pages = receiver_pages(browser, proc.base_url, tiles)
-            for page in pages:
-                page.wait_for_function(
-                    "() => window.tilewall && window.tilewall.state"
-                    " && window.tilewall.state.role === 'tile'",
-                    timeout=30_000,
-                )
+            wait_for_tiles(pages)
             params = {"URL": f"udp://127.0.0.1:{port}"}
             if keep_open:
                 params["Keep Open"] = "true"

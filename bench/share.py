@@ -52,20 +52,13 @@ from tests.support.share_counter import TITLE, counter_page
 from tests.support.sharer import announce
 from websockets.asyncio.client import connect
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, wait_for_tiles
 from bench.live import cpu_seconds, percentile
 from bench.livefeeds import ADMIN, PASSWORD, Viewer, clip, start_host
 from bench.procs import Proc
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-    f"--auto-select-tab-capture-source-by-title={TITLE}",
-]
+#: the benchmarks' Chromium, which shares the tab titled ``TITLE`` without asking
+ARGS = [*CHROMIUM_ARGS, f"--auto-select-tab-capture-source-by-title={TITLE}"]
 TILE = {"width": 640, "height": 360}
 #: the live frames a tile drew since a host instant: [{hostMs, at}]
 DRAWN_JS = """(since) => window.tilewall.sync(since).frames
@@ -111,12 +104,7 @@ def _wall(api: httpx.Client, base: str, browser: Any) -> tuple[list[Any], str]:
     body = {"zoneName": "All", "videowallId": wall.json()["id"], "displayIds": ids}
     zone = api.post("/zones", json=body)
     zone.raise_for_status()
-    for page in pages:
-        page.wait_for_function(
-            "() => window.tilewall && window.tilewall.state"
-            " && window.tilewall.state.role === 'tile'",
-            timeout=30_000,
-        )
+    wait_for_tiles(pages)
     return pages, str(zone.json()["zoneId"])
 
 
@@ -170,7 +158,7 @@ def part_wall(
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         pages, zone = _wall(api, proc.base_url, browser)
         pattern = Pattern(width=size[0], height=size[1])
         context = browser.new_context()

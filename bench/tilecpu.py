@@ -22,7 +22,7 @@ from typing import Any
 
 import psutil
 
-from bench.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, wait_for_tiles
 from bench.livewall import publisher
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
@@ -102,11 +102,7 @@ def run(size: str, seconds: float, no_draw: bool, work: Path) -> dict[str, Any]:
             context.add_init_script(NO_DRAW if no_draw else TIMED)
             page = context.new_page()
             page.goto(f"{proc.base_url}/receiver/?seat=bench-{MIDDLE:05d}")
-            page.wait_for_function(
-                "() => window.tilewall && window.tilewall.state"
-                " && window.tilewall.state.role === 'tile'",
-                timeout=30_000,
-            )
+            wait_for_tiles([page])
             source = host.sources.create(
                 "Bench camera", "RTSP Streamer", {"URL": f"udp://127.0.0.1:{port}"}
             )
