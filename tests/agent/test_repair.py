@@ -41,7 +41,7 @@ def first_device_gone(host: ServerProcess, browser: Any, seat: str) -> str:
         page.goto(f"{host.url}/receiver/?seat={seat}")
         wait_connected(page)
         host.lock(seat)
-        key = wait_until(lambda: key_of(page, seat), 10, what="the first device's key")
+        key = wait_until(lambda: key_of(page, seat), 30, what="the first device's key")
     finally:
         first.close()
     host.wait_station(seat, lambda d: not d["isOnline"])
