@@ -15,10 +15,7 @@ from tests.support.cluster import Cluster, Host, shared_media, signage, wait_for
 from tests.support.media import png_bytes
 
 #: the source a receiver page shows now (its id), or a falsy value
-SHOWING = (
-    "() => window.tilewall && window.tilewall.state && window.tilewall.state.content.source"
-    " && window.tilewall.state.content.source.sourceId"
-)
+SHOWING = "() => window.tilewall?.state?.content?.source?.sourceId"
 
 
 @dataclass
