@@ -106,7 +106,6 @@ class Soak:
             roll = rng.random()
             if available and (roll < 0.35 or not locked):
                 seat = rng.choice(available)["seatId"]
-                self.churn.lock_asked[seat] = time.monotonic()
                 await self.call(client, "lock", "PUT", f"/api/network/{seat}/lock")
             elif locked and roll < 0.45:
                 seat = rng.choice(locked)["seatId"]
@@ -187,7 +186,6 @@ class Soak:
             "receiver_connects": churn.connects,
             "receiver_connect_failures": churn.ws_failures,
             "receiver_refused": churn.refused,
-            "receiver_refused_lock_raced_leave": churn.refused_lock_raced_leave,
             "receiver_closed_by_host": {str(k): v for k, v in churn.closed_by_host.items()},
             "operations": {
                 name: {

@@ -47,10 +47,14 @@ class Stations:
     async def admit(self, seat_id: str, key: str | None) -> bool:
         return seat_id not in self.bound or self.bound[seat_id] == key
 
-    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+    def take_key(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
         if seat_id in self.waiting:
+            self.calls.append(("key taken", seat_id, confirmed))
             return True, self.waiting.pop(seat_id)
         return False, None
+
+    def key_stored(self, seat_id: str, key: str) -> None:
+        self.calls.append(("key stored", seat_id, key))
 
     async def agent_hello(self, hello: AgentHello) -> None:
         self.calls.append(("hello", hello.seat_id, hello))

@@ -216,7 +216,7 @@ class KeyedStations(OpenStations):
     async def admit(self, seat_id: str, key: str | None) -> bool:
         return seat_id != "w1" or key == self.KEY
 
-    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+    def take_key(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
         if seat_id in self.waiting:
             return True, self.waiting.pop(seat_id)
         return False, None

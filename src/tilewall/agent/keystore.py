@@ -39,6 +39,8 @@ class KeyStore:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(key + "\n")
+            f.flush()
+            os.fsync(f.fileno())  # kept through a power cut, as the host is told it is
         os.replace(temporary, self.path)
         log.info("station key kept in %s", self.path)
 

@@ -239,6 +239,9 @@ class Agent:
             return
         self.keys.save(key)
         self.key = key
+        # said once on disk: the host holds the key for this seat's next connection
+        # until then, as the agent may go (a power cut) with the key on its way
+        self._spawn(self._send(wire.KeyStored(key=key)))
         if self.browser is not None and "page" not in roles:
             self.browser.restart("the page gets the station key")
 

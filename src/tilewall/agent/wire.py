@@ -25,6 +25,8 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", rename="camel"):
     role: str = "agent"
     name: str | None = None
     key: str | None = None
+    #: it says when it has kept a key (``KeyStored``)
+    features: list[str] = msgspec.field(default_factory=lambda: ["keyStored"])
     v: int = VERSION
 
 
@@ -85,7 +87,14 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type"):
     v: int = VERSION
 
 
-Outgoing = Hello | Devices | Power | Result | Pong | Ack
+class KeyStored(msgspec.Struct, tag="keyStored", tag_field="type"):
+    """The station key the host handed is kept (on disk)."""
+
+    key: str
+    v: int = VERSION
+
+
+Outgoing = Hello | Devices | Power | Result | Pong | Ack | KeyStored
 
 _encoder = msgspec.json.Encoder()
 

@@ -106,8 +106,11 @@ class HostBridge:
     async def admit(self, seat_id: str, key: str | None) -> bool:
         return await self.host.stations.trust.admit(seat_id, key)
 
-    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
-        return self.host.stations.trust.take(seat_id)
+    def take_key(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
+        return self.host.stations.trust.take(seat_id, confirmed)
+
+    def key_stored(self, seat_id: str, key: str) -> None:
+        self.host.stations.trust.stored(seat_id, key)
 
     def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
         self.host.stations.refusals.add(seat_id, ip, role, token)

@@ -162,7 +162,8 @@ class Hub:
         sessions = self._seats.of_seat(seat_id)
         if not sessions:
             return  # kept for the next connection of the seat
-        waiting, key = self.stations.take_key(seat_id)
+        confirmed = any(s.confirms_keys for s in sessions)
+        waiting, key = self.stations.take_key(seat_id, confirmed)
         if waiting:
             roles = [s.role for s in sessions]
             for session in sessions:
@@ -175,7 +176,7 @@ class Hub:
         chosen = greeting.newest_refused(self._sessions, seat_id)
         if not chosen:
             return
-        waiting, key = self.stations.take_key(seat_id)
+        waiting, key = self.stations.take_key(seat_id, any(s.confirms_keys for s in chosen))
         roles = [s.role for s in chosen]
         for session in chosen:
             hello = greeting.forgive(session, self.stations)
@@ -261,6 +262,8 @@ class Hub:
             session.status_at = self.monotonic()
         elif isinstance(message, p.Ack):
             session.acked_rev = message.rev
+        elif isinstance(message, p.KeyStored):
+            self.stations.key_stored(session.seat_id, message.key)
         else:
             await self.agents.handle(session, message)
 
@@ -276,6 +279,7 @@ class Hub:
             return
         session.role = hello.role
         session.shares = p.CONTENT in hello.features
+        session.confirms_keys = p.KEY_STORED in hello.features
         session.greeting_since = self.monotonic()
         try:
             await self._greet(session, hello)

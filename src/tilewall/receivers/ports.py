@@ -95,9 +95,14 @@ class StationPort(Protocol):
         """Whether a connection showing ``key`` may have the station ``seat_id``."""
         ...
 
-    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+    def take_key(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
         """A key waiting to be handed to the seat's connections: ``(True, key)``, or
-        ``(True, None)`` when they must forget theirs; ``(False, None)``: nothing."""
+        ``(True, None)`` when they must forget theirs; ``(False, None)``: nothing.
+        ``confirmed``: a connection it goes to will say when it has kept it."""
+        ...
+
+    def key_stored(self, seat_id: str, key: str) -> None:
+        """A connection of the station ``seat_id`` kept ``key``."""
         ...
 
     def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
@@ -129,8 +134,11 @@ class OpenStations:
     async def admit(self, seat_id: str, key: str | None) -> bool:
         return True
 
-    def take_key(self, seat_id: str) -> tuple[bool, str | None]:
+    def take_key(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
         return False, None
+
+    def key_stored(self, seat_id: str, key: str) -> None:
+        return None
 
     def refused(self, seat_id: str, ip: str, role: str, token: int) -> None:
         return None

@@ -33,6 +33,8 @@ StationKey = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 Feature = Annotated[str, Meta(max_length=64)]
 #: the receiver understands ``content`` messages (``ContentUpdate``)
 CONTENT = "content"
+#: the receiver says ``keyStored`` once it has kept a key the host handed it
+KEY_STORED = "keyStored"
 
 
 class ScreenSize(msgspec.Struct, frozen=True):
@@ -49,7 +51,8 @@ class Hello(msgspec.Struct, frozen=True, tag="hello", tag_field="type", rename="
     ``screen`` is required of pages (the hub drops a page's hello without one); agents
     say ``role: "agent"``, what they can do (``power``, ``serialPort``, ``browser``), and
     both show the station ``key`` once the host has handed them one. ``features``: the
-    optional messages the receiver understands (``content``); others are ignored."""
+    optional messages the receiver understands or sends (``content``, ``keyStored``);
+    others are ignored."""
 
     v: V
     seat_id: SeatId
@@ -103,7 +106,15 @@ class Ack(msgspec.Struct, frozen=True, tag="ack", tag_field="type"):
     rev: Revision
 
 
-ReceiverMessage = Hello | TimeRequest | Pong | Status | Ack
+class KeyStored(msgspec.Struct, frozen=True, tag="keyStored", tag_field="type"):
+    """The receiver kept the station ``key`` the host handed it: the host may stop
+    holding it for the seat's next connection."""
+
+    v: V
+    key: StationKey
+
+
+ReceiverMessage = Hello | TimeRequest | Pong | Status | Ack | KeyStored
 
 
 # --- host to receiver -----------------------------------------------------------------

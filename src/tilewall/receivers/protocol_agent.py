@@ -77,7 +77,9 @@ class Result(msgspec.Struct, frozen=True, tag="result", tag_field="type"):
     message: Text = ""
 
 
-AgentMessage = p.Hello | p.TimeRequest | p.Pong | p.Ack | Devices | PowerReport | Result
+AgentMessage = (
+    p.Hello | p.TimeRequest | p.Pong | p.Ack | p.KeyStored | Devices | PowerReport | Result
+)
 
 agent_decoder: msgspec.json.Decoder[AgentMessage] = msgspec.json.Decoder(AgentMessage)
 

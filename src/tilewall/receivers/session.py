@@ -76,6 +76,8 @@ class Session:
     status_at: float = 0.0
     #: told ``content`` messages (it said so in its hello), else whole ``state``s
     shares: bool = False
+    #: says when it has kept a station key (``keyStored``)
+    confirms_keys: bool = False
     #: when its hello began to be recorded (None: not now)
     greeting_since: float | None = None
 

@@ -60,20 +60,37 @@ class Trust:
     """Admits connections to stations and hands out keys to be delivered.
 
     ``handed`` holds, per seat, a key not yet given to the seat's connections (None:
-    they must forget theirs); the receiver hub takes it with :meth:`take`."""
+    they must forget theirs); the receiver hub takes it with :meth:`take`. ``sent``
+    holds a key given to connections that say when they have kept it, until one does:
+    a connection may close with the key on its way (a page reloading as it is locked),
+    and the device then comes back without it."""
 
     def __init__(self, core: Core) -> None:
         self._core = core
         self.handed: dict[str, str | None] = {}
+        self.sent: dict[str, str] = {}
 
-    def take(self, seat_id: str) -> tuple[bool, str | None]:
-        """``(True, key)`` if a key (or a "forget", None) waits for the seat's connections."""
-        if seat_id in self.handed:
-            return True, self.handed.pop(seat_id)
-        return False, None
+    def take(self, seat_id: str, confirmed: bool = False) -> tuple[bool, str | None]:
+        """``(True, key)`` if a key (or a "forget", None) waits for the seat's connections.
+        ``confirmed``: they will say when they have kept it (:meth:`stored`); until then
+        the key is held for the seat's next connection without one."""
+        if seat_id not in self.handed:
+            return False, None
+        key = self.handed.pop(seat_id)
+        if key is not None and confirmed:
+            self.sent[seat_id] = key
+        else:
+            self.sent.pop(seat_id, None)
+        return True, key
 
     def hand(self, seat_id: str, key: str | None) -> None:
         self.handed[seat_id] = key
+        self.sent.pop(seat_id, None)
+
+    def stored(self, seat_id: str, key: str) -> None:
+        """A connection of the seat kept ``key``."""
+        if self.sent.get(seat_id) == key:
+            del self.sent[seat_id]
 
     async def admit(self, seat_id: str, key: str | None) -> bool:
         """Whether a connection that says hello for ``seat_id`` with ``key`` may have the
@@ -82,7 +99,10 @@ class Trust:
         if station is None or not station.locked:
             return True
         if station.key_hash:
-            return matches(station, key) or self._waiting(seat_id, key)
+            if key is not None and matches(station, key):
+                self.stored(seat_id, key)  # shown again: it was kept
+                return True
+            return self._waiting(seat_id, key)
         async with self._core.change() as tx:
             if station.key_hash:  # bound by another connection meanwhile
                 return self._waiting(seat_id, key)
@@ -93,6 +113,15 @@ class Trust:
         return True
 
     def _waiting(self, seat_id: str, key: str | None) -> bool:
-        """A key was just made for the seat and is not handed yet: a connection without
-        one that comes meanwhile is one of those it will be handed to."""
-        return key is None and self.handed.get(seat_id) is not None
+        """A key was made for the seat and is not handed yet, or was sent and not kept:
+        a connection without one that comes meanwhile is one it will be handed to."""
+        if key is not None:
+            return False
+        if self.handed.get(seat_id) is not None:
+            return True
+        lost = self.sent.pop(seat_id, None)
+        if lost is None:
+            return False
+        log.info("station %s: its key was not kept; handed to its next connection", seat_id)
+        self.handed[seat_id] = lost
+        return True

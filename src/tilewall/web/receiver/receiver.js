@@ -115,7 +115,7 @@ function reportStatus() {
 
 function hello() {
   const modes = screenModes();
-  const message = { type: "hello", seatId: seat, screen: modes.screen, resolutions: modes.resolutions, model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev, features: ["content"] };
+  const message = { type: "hello", seatId: seat, screen: modes.screen, resolutions: modes.resolutions, model: navigator.userAgent.slice(0, 256), firmware: FIRMWARE, rev, features: ["content", "keyStored"] };
   const name = query.get("name");
   if (name) message.name = name.slice(0, 256);
   const key = keys && keys.current();
@@ -174,7 +174,9 @@ function onMessage(event) {
       location.reload();
       break;
     case "key":
-      if (keys) keys.keep(m.key);
+      // said once kept, as a page may go (reload, power) with the key on its way: the
+      // host holds it for the seat's next connection until then
+      if (keys && keys.keep(m.key)) send({ type: "keyStored", key: m.key });
       break;
   }
 }

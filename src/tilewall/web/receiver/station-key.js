@@ -28,13 +28,18 @@ export function stationKeyOf(seat) {
     }
   }
 
-  /** Keep `key` (null: forget it) and send it with media from now on. */
+  /** Keep `key` (null: forget it) and send it with media from now on; whether the
+   * key is kept now (what the host is told, so that it stops holding it).
+   * @param {string | null} key */
   function keep(key) {
+    cookie(key);
     try {
       if (key) localStorage.setItem(keyName, key);
       else localStorage.removeItem(keyName);
-    } catch {}
-    cookie(key);
+    } catch {
+      return false;
+    }
+    return !!key && current() === key;
   }
 
   /** Send `key` (null: none) with media and live streams. */
