@@ -63,3 +63,40 @@ async def test_only_the_active_member_relays_and_the_next_one_takes_over(cluster
         async with viewer(standby.address, source_id, _token(standby)) as socket:
             seen = await collect(socket, Seen(), _frames(10), timeout=30)
             assert seen.frames[0].key
+
+
+def _state(host, source_id: str) -> str:
+    answer = host.api.get(f"/sources/{source_id}/status")
+    return str(answer.json()["state"]) if answer.status_code == 200 else ""
+
+
+async def test_a_source_kept_open_is_opened_by_the_next_active_member(cluster):
+    """Keep Open is a duty of the active member: the standby holds nothing open, and the
+    member that takes over opens the kept source before anyone shows it."""
+    first, second = cluster.start("first", "second")
+    active = cluster.active()
+    standby = second if active is first else first
+    with udp_ts("h264") as camera:
+        body = {
+            "sourceName": unique("Kept gate"),
+            "sourceType": "RTSP Streamer",
+            "params": [
+                {"type": "", "paramName": "URL", "paramValue": camera.url},
+                {"type": "", "paramName": "Keep Open", "paramValue": "true"},
+            ],
+        }
+        answer = active.api.post("/sources", json=body)
+        assert answer.status_code == 200, answer.text
+        source_id = answer.json()["sourceId"]
+        wait_for(lambda: _state(active, source_id) == "live", timeout=30)
+        assert active.api.get(f"/sources/{source_id}/status").json()["viewers"] == 0
+        assert _state(standby, source_id) != "live"
+
+        active.kill()
+        assert cluster.active() is standby
+        # opened by the new active member, with nobody showing it
+        wait_for(lambda: _state(standby, source_id) == "live", timeout=30)
+        assert standby.api.get(f"/sources/{source_id}/status").json()["viewers"] == 0
+        async with viewer(standby.address, source_id, _token(standby)) as socket:
+            seen = await collect(socket, Seen(), _frames(3), timeout=30)
+        assert seen.states()[0] == "live" and seen.frames[0].key
