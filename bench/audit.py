@@ -8,8 +8,10 @@
    added (a git worktree of it, run from its own source: it also lacks everything added
    since). The same seed (10 displays, 100 sources), the same load
    (``PUT /api/displays/{id}/tag``, wrk, 16 connections), rounds alternating between the
-   two; the ratio is taken round by round. Goal: the host with the trail does at least
-   90 % of the writes per second of the host without.
+   two, or (``--together``) both hosts loaded at once in every round, so that a machine
+   whose speed drifts from one second to the next (one shared with other work) slows
+   both alike; the ratio is taken round by round. Goal: the host with the trail does at
+   least 90 % of the writes per second of the host without.
 2. **A filtered page over a million entries.** A data directory whose trail holds
    ``--entries`` entries (written through the store's own chaining, 20 users, 5,000
    targets, 40 operations, one entry every 30 s: about a year), then one client asks
@@ -36,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -151,7 +154,40 @@ def other_tree(against: str, work: Path) -> Iterator[tuple[Path, str]]:
         yield before_tree, resolved
 
 
-def durable(work: Path, rounds: int, seconds: int, against: str) -> dict[str, Any]:
+def _round(
+    procs: dict[str, tuple[Proc, Seeded]],
+    cookies: dict[str, str],
+    seconds: int,
+    work: Path,
+    order: list[str],
+    together: bool,
+) -> dict[str, float]:
+    """Writes per second of each host in one round: one after the other in ``order``, or
+    both at once (``together``)."""
+
+    def load(name: str) -> float:
+        proc, seeded = procs[name]
+        where = work / name  # each its own wrk script: the cookies differ
+        where.mkdir(exist_ok=True)
+        measured = run_wrk(proc.base_url, tag_operation(seeded), cookies[name], seconds, 16, where)
+        return float(measured["rps"])
+
+    if together:
+        with ThreadPoolExecutor(len(order)) as pool:
+            rps = dict(zip(order, pool.map(load, order), strict=True))
+        for proc, _ in procs.values():
+            proc.settle()
+        return rps
+    out = {}
+    for name in order:
+        out[name] = load(name)
+        procs[name][0].settle()
+    return out
+
+
+def durable(
+    work: Path, rounds: int, seconds: int, against: str, together: bool = False
+) -> dict[str, Any]:
     """Writes per second of both hosts, round by round, and their ratios."""
     rows: dict[str, list[float]] = {"trail": [], "before": []}
     with other_tree(against, work) as (before_tree, what):
@@ -167,16 +203,11 @@ def durable(work: Path, rounds: int, seconds: int, against: str) -> dict[str, An
             for proc, _ in procs.values():
                 proc.start()
             cookies = {n: login(p.base_url, ADMIN, PASSWORD) for n, (p, _) in procs.items()}
-            ops = {n: tag_operation(s) for n, (_, s) in procs.items()}
-            for name, (proc, _) in procs.items():
-                run_wrk(proc.base_url, ops[name], cookies[name], 1, 16, work)
+            _round(procs, cookies, 1, work, ["trail", "before"], together=False)  # warm-up
             for r in range(rounds):
                 order = ["trail", "before"] if r % 2 == 0 else ["before", "trail"]
-                for name in order:
-                    proc = procs[name][0]
-                    measured = run_wrk(proc.base_url, ops[name], cookies[name], seconds, 16, work)
-                    rows[name].append(float(measured["rps"]))
-                    proc.settle()
+                for name, rps in _round(procs, cookies, seconds, work, order, together).items():
+                    rows[name].append(rps)
                 log(f"round {r + 1}/{rounds}: {rows['trail'][-1]:.0f} / {rows['before'][-1]:.0f}")
             if against == "cut":  # the cut took, and only where it should
                 for name, (proc, _) in procs.items():
@@ -190,6 +221,7 @@ def durable(work: Path, rounds: int, seconds: int, against: str) -> dict[str, An
     return {
         # "cut": this tree with the trail cut out; else the commit before the trail
         "before_commit": what,
+        "together": together,
         "rps_trail": rows["trail"],
         "rps_before": rows["before"],
         "ratios": ratios,
@@ -325,9 +357,16 @@ def _durable_lines(d: dict[str, Any]) -> list[str]:
         if d["before_commit"] == "cut"
         else f"at {d['before_commit']} (before it)"
     )
+    how = (
+        "both hosts loaded at once in each round"
+        if d.get("together")
+        else "the hosts loaded in turn, alternating"
+    )
     lines = [
         f"## Durable writes (`PUT /api/displays/{{id}}/tag`, 16 connections), "
         f"with the trail and {without}",
+        "",
+        f"{how.capitalize()}.",
         "",
         "| round | with the trail | without | ratio |",
         "|---|---|---|---|",
@@ -369,6 +408,11 @@ def main() -> None:
         default="cut",
         help="the host without the trail: this one with it cut out, or the commit before it",
     )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="load both hosts at once in each round (for a machine whose speed drifts)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.entries, args.repeats = 2, 2, 100_000, 10
@@ -380,7 +424,9 @@ def main() -> None:
         work = Path(folder)
         parts = args.parts.split(",")
         if "durable" in parts:
-            results["durable"] = durable(work, args.rounds, args.seconds, args.against)
+            results["durable"] = durable(
+                work, args.rounds, args.seconds, args.against, args.together
+            )
         if "reads" in parts:
             results["reads"] = reads(work, args.entries, args.repeats)
     results["load_end"] = os.getloadavg()[0]
