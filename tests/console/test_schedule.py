@@ -85,7 +85,7 @@ def test_an_event_made_in_the_form_shows_in_the_week_and_the_list(
     )
     page.get_by_role("button", name="Next week").click()
     page.wait_for_function(
-        "() => document.querySelector('#week-title').textContent.includes('Week of')"
+        "() => !!document.querySelector('#week-title')?.textContent.includes('Week of')"
     )
     assert row.locator(".occurrence").count() == 5
 
@@ -117,7 +117,7 @@ def test_the_form_checks_as_the_host_does_and_shows_the_hosts_message(
     form.locator("input[name=recurrence]").fill("FREQ=FORTNIGHTLY")
     form.locator("button[type=submit]").click()
     page.wait_for_function(
-        "() => document.querySelector('.field:has([name=recurrence]) .field-error').textContent"
+        "() => document.querySelector('.field:has([name=recurrence]) .field-error')?.textContent"
     )
     message = field_error(form, "recurrence")
     assert message.startswith("recurrence:") and "FORTNIGHTLY" in message

@@ -85,7 +85,7 @@ def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):
         timeout=5000,
     )
     page.wait_for_function(
-        "(id) => document.querySelector(`.tile[data-display-id='${id}']`).dataset.state"
+        "(id) => document.querySelector(`.tile[data-display-id='${id}']`)?.dataset.state"
         " === 'playing'",
         arg=display_id,
     )
@@ -98,7 +98,7 @@ def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):
         )
     )
     page.wait_for_function(
-        "(id) => document.querySelector(`.tile[data-display-id='${id}']`).dataset.state"
+        "(id) => document.querySelector(`.tile[data-display-id='${id}']`)?.dataset.state"
         " === 'paused'",
         arg=display_id,
     )
@@ -117,7 +117,7 @@ def test_a_tile_shows_the_picture_of_its_receiver(page, host_url, api):
     # resumed: playing again
     panel.get_by_role("button", name="▶ Resume").click()
     page.wait_for_function(
-        "(id) => document.querySelector(`.tile[data-display-id='${id}']`).dataset.state"
+        "(id) => document.querySelector(`.tile[data-display-id='${id}']`)?.dataset.state"
         " === 'playing'",
         arg=display_id,
     )
