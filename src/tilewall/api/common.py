@@ -123,18 +123,26 @@ Method = Callable[..., Callable[[AnyCallable], HTTPRouteHandler]]
 
 
 def extension(
-    method: Method, path: str, tags: list[str], summary: str, *codes: int, **options: Any
+    method: Method,
+    path: str,
+    tags: list[str],
+    summary: str,
+    *codes: int,
+    status_code: int = 200,
+    operation_class: type[Extension] = Extension,
+    **options: Any,
 ) -> Callable[[AnyCallable], HTTPRouteHandler]:
     """An operation tilewall adds to the interface: tagged and marked as one in the
-    OpenAPI document, documenting its refusals ``codes``; it answers 200, a POST or a
-    DELETE too (as the interface's own do), not litestar's 201 and 204."""
+    OpenAPI document (``operation_class``: an :class:`Extension` that documents more),
+    documenting its refusals ``codes``; it answers 200, a POST or a DELETE too (as the
+    interface's own do), not litestar's 201 and 204, unless ``status_code`` says."""
     return method(
         path,
-        status_code=200,
+        status_code=status_code,
         tags=[EXTENSION_TAG, *tags],
         summary=summary,
         responses=errors(*codes),
-        operation_class=Extension,
+        operation_class=operation_class,
         **options,
     )
 

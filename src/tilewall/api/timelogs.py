@@ -12,7 +12,7 @@ from litestar import get, put
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import Parameter
 
-from tilewall.api.common import Extension, documented, errors
+from tilewall.api.common import documented, extension
 from tilewall.api.resources.schedule import INSTANT
 from tilewall.host.host import Host
 from tilewall.host.retention import MAX_RETENTION_DAYS
@@ -78,23 +78,11 @@ def retention_routes(
     """GET and PUT ``path``: how many days of ``kept`` the ``log`` keeps; ``on_set`` says
     what setting it does at once."""
 
-    @get(
-        path,
-        tags=tags,
-        summary=f"How many days {kept} are kept",
-        responses=errors(),
-        operation_class=Extension,
-    )
+    @extension(get, path, tags, f"How many days {kept} are kept")
     async def get_retention(host: Host) -> Retention:
         return Retention(log(host).retention_days())
 
-    @put(
-        path,
-        tags=tags,
-        summary=f"Set how many days {kept} are kept ({on_set})",
-        responses=errors(),
-        operation_class=Extension,
-    )
+    @extension(put, path, tags, f"Set how many days {kept} are kept ({on_set})")
     async def set_retention(host: Host, data: Retention) -> Retention:
         return Retention(await log(host).set_retention_days(data.retentionDays))
 

@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
@@ -24,7 +24,7 @@ from tilewall.host.audit import AuditEntry, AuditQuery
 from tilewall.host.host import Host
 from tilewall.host.schedule import occurrences as occ
 
-TAGS = [EXTENSION_TAG, "Audit trail"]
+TAGS = ["Audit trail"]
 CSV_COLUMNS = [
     "id",
     "at",
@@ -133,13 +133,12 @@ def audit_query(
 FILTERED = {"matching": Provide(audit_query, sync_to_thread=False)}
 
 
-@get(
+@extension(
+    get,
     "/audit",
-    tags=TAGS,
-    summary="Who changed what and when, newest first, a page at a time",
+    TAGS,
+    "Who changed what and when, newest first, a page at a time",
     description="Answers 400 when until is not after since.",
-    responses=errors(),
-    operation_class=Extension,
     dependencies=FILTERED,
 )
 async def audit_page(host: Host, matching: AuditQuery, limit: int = LIMIT) -> AuditPage:
@@ -149,13 +148,12 @@ async def audit_page(host: Host, matching: AuditQuery, limit: int = LIMIT) -> Au
     return AuditPage([item(e) for e in entries], entries[-1].id if more else None, verified)
 
 
-@get(
+@extension(
+    get,
     "/audit.csv",
-    tags=TAGS,
-    summary="Every entry of the audit trail that matches, newest first, as CSV",
+    TAGS,
+    "Every entry of the audit trail that matches, newest first, as CSV",
     description="Answers 400 when until is not after since.",
-    responses=errors(),
-    operation_class=Extension,
     media_type="text/csv",
     dependencies=FILTERED,
 )

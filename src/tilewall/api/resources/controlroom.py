@@ -6,13 +6,18 @@ from typing import Annotated
 import msgspec
 from litestar import delete, get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, PathName, errors
+from tilewall.api.common import Done, PathName, errors, extension
 from tilewall.host.host import Host
 from tilewall.host.model import Layout, Window
 
 TAGS = ["Control room"]
 LAYOUTS = "/controlroom/layouts"
 ZONE = "/controlroom/{videowallZoneName:str}"
+#: the rules of a layout's windows no schema can state
+WINDOW_RULES = (
+    "A window lies inside the picture (x + width and y + height at most 1) and shows a "
+    "source that is not itself a control-room source: 400 otherwise."
+)
 #: the name the interface gives "no layout"
 NO_LAYOUT = "None"
 
@@ -169,51 +174,38 @@ async def load_layout(host: Host, videowallZoneName: str, layoutName: str) -> Co
 # extensions: managing layouts
 
 
-@get(
-    LAYOUTS,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="List control-room layouts",
-    responses=errors(),
-    operation_class=Extension,
-)
+@extension(get, LAYOUTS, TAGS, "List control-room layouts")
 async def list_layouts(host: Host) -> LayoutList:
     return LayoutList([layout_out(host, lay) for lay in host.controlroom.layouts()])
 
 
-@post(
+@extension(
+    post,
     LAYOUTS,
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Create a control-room layout of windows showing sources",
-    description="A window lies inside the picture (x + width and y + height at most 1) and shows a "
-    "source that is not itself a control-room source: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
+    TAGS,
+    "Create a control-room layout of windows showing sources",
+    404,
+    409,
+    description=WINDOW_RULES,
 )
 async def create_layout(host: Host, data: LayoutIn) -> LayoutOut:
     layout = await host.controlroom.create(data.name, _windows(data.windows))
     return layout_out(host, layout)
 
 
-@get(
-    f"{LAYOUTS}/{{layoutId:str}}",
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Read a control-room layout",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(get, f"{LAYOUTS}/{{layoutId:str}}", TAGS, "Read a control-room layout", 404)
 async def get_layout(host: Host, layoutId: str) -> LayoutOut:
     return layout_out(host, host.controlroom.layout(layoutId))
 
 
-@put(
+@extension(
+    put,
     f"{LAYOUTS}/{{layoutId:str}}",
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Update a control-room layout (fields left out are kept)",
-    description="A window lies inside the picture (x + width and y + height at most 1) and shows a "
-    "source that is not itself a control-room source: 400 otherwise.",
-    responses=errors(404, 409),
-    operation_class=Extension,
+    TAGS,
+    "Update a control-room layout (fields left out are kept)",
+    404,
+    409,
+    description=WINDOW_RULES,
 )
 async def update_layout(host: Host, layoutId: str, data: LayoutUpdate) -> LayoutOut:
     windows = None if data.windows is None else _windows(data.windows)
@@ -221,13 +213,13 @@ async def update_layout(host: Host, layoutId: str, data: LayoutUpdate) -> Layout
     return layout_out(host, layout)
 
 
-@delete(
+@extension(
+    delete,
     f"{LAYOUTS}/{{layoutId:str}}",
-    status_code=200,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Delete a control-room layout no Command and Control source lists",
-    responses=errors(404, 409),
-    operation_class=Extension,
+    TAGS,
+    "Delete a control-room layout no Command and Control source lists",
+    404,
+    409,
 )
 async def delete_layout(host: Host, layoutId: str) -> Done:
     layout = await host.controlroom.delete(layoutId)

@@ -4,11 +4,11 @@ active and since when, and the last takeover. Every member answers it, for itsel
 import msgspec
 from litestar import get
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.host.host import Host
 from tilewall.host.hostgroup.members import MemberInfo
 
-TAGS = [EXTENSION_TAG, "Failover"]
+TAGS = ["Failover"]
 
 
 class MemberOut(msgspec.Struct):
@@ -99,12 +99,11 @@ def group_of(host: Host) -> GroupOut:
     )
 
 
-@get(
+@extension(
+    get,
     "/group",
-    tags=TAGS,
-    summary="The group of hosts on this host's database: members, the active one, takeovers",
-    responses=errors(),
-    operation_class=Extension,
+    TAGS,
+    "The group of hosts on this host's database: members, the active one, takeovers",
 )
 async def get_group(host: Host) -> GroupOut:
     return group_of(host)

@@ -12,7 +12,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.handlers import WebsocketRouteHandler
 
 from tilewall.api.auth import require_media_access, token_of
-from tilewall.api.common import EXTENSION_TAG, Extension, errors, provide_host
+from tilewall.api.common import extension, provide_host
 from tilewall.host.access.accounts import Accounts
 from tilewall.host.errors import HostError, Invalid, NotFound
 from tilewall.host.host import Host
@@ -24,7 +24,7 @@ from tilewall.reaches.uvicorn_connection import SERVER_SEND, direct_writer
 
 log = logging.getLogger(__name__)
 
-TAGS = [EXTENSION_TAG, "Sources"]
+TAGS = ["Sources"]
 LIVE_PATH = "/live/{sourceId:str}"
 #: close codes: no such live source; this host is a standby (as receivers' own 4002)
 CLOSE_NOT_LIVE = 4404
@@ -44,10 +44,13 @@ class LiveStatusBody(msgspec.Struct):
     viewers: int
 
 
-@get(
+@extension(
+    get,
     "/sources/{sourceId:str}/status",
-    tags=TAGS,
-    summary="Read a live source's status",
+    TAGS,
+    "Read a live source's status",
+    400,
+    404,
     description=(
         "The relay of a live source (a stream source whose URL the host opens: rtsp, "
         "rtsps, srt, rtmp, rtmps, udp, rtp, HLS or MPEG-TS over http(s)): state is "
@@ -55,8 +58,6 @@ class LiveStatusBody(msgspec.Struct):
         "says why; codec, width, height and fps are the input's, bitrate its bits per "
         "second, viewers the connections it is sent to. 400 for a source that is not live."
     ),
-    responses=errors(400, 404),
-    operation_class=Extension,
 )
 async def live_status(host: Host, sourceId: str) -> LiveStatusBody:
     s = host.sources.live_status(sourceId)

@@ -10,13 +10,13 @@ import msgspec
 from litestar import Request, delete, get, put
 from litestar.response import Stream
 
-from tilewall.api.common import EXTENSION_TAG, FILE_HEADERS, Done, Extension, errors
+from tilewall.api.common import FILE_HEADERS, Done, Extension, extension
 from tilewall.api.resources.playback import MEDIA_NAME
 from tilewall.host.content.media import MEDIA_SUFFIXES, MediaFile, from_url_path
 from tilewall.host.host import Host
 from tilewall.receivers.media import file_response
 
-TAGS = [EXTENSION_TAG, "Media"]
+TAGS = ["Media"]
 MAX_UPLOAD = 2 * 1024 * 1024 * 1024
 
 _START = r"^(?:[^/\s\x00-\x1f\\]|[^\S\x00-\x1f]+[^\s\x00-\x1f\\])"
@@ -82,24 +82,20 @@ def shape(f: MediaFile) -> MediaFileBody:
     return MediaFileBody(f.name, f.size, f.kind, f.duration_ms, f.modified_ms)
 
 
-@get(
-    "/media",
-    tags=TAGS,
-    summary="List the media library",
-    responses=errors(),
-    operation_class=Extension,
-)
+@extension(get, "/media", TAGS, "List the media library")
 async def list_media(host: Host) -> MediaList:
     return MediaList([shape(f) for f in host.media.all()])
 
 
-@put(
+@extension(
+    put,
     "/media/{name:path}",
-    tags=TAGS,
-    summary="Upload a media file (the body is the file)",
-    description="A media name stays in the library (no '..' segments): 400 otherwise.",
-    responses=errors(409, 413),
+    TAGS,
+    "Upload a media file (the body is the file)",
+    409,
+    413,
     operation_class=_named(UPLOAD_NAME),
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
     request_max_body_size=MAX_UPLOAD,
 )
 async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -> MediaFileBody:
@@ -114,13 +110,15 @@ async def upload_media(host: Host, request: Request[Any, Any, Any], name: str) -
     return shape(await host.media.save(name, chunks()))
 
 
-@get(
+@extension(
+    get,
     "/media/{name:path}",
-    tags=TAGS,
-    summary="Download a media file",
-    description="A media name stays in the library (no '..' segments): 400 otherwise.",
-    responses=errors(404, 416),
+    TAGS,
+    "Download a media file",
+    404,
+    416,
     operation_class=_named(MEDIA_NAME, downloads=True),
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
     media_type="application/octet-stream",
     response_headers=FILE_HEADERS,
 )
@@ -139,14 +137,14 @@ async def get_media(host: Host, request: Request[Any, Any, Any], name: str) -> S
     )
 
 
-@delete(
+@extension(
+    delete,
     "/media/{name:path}",
-    status_code=200,
-    tags=TAGS,
-    summary="Delete a media file",
-    description="A media name stays in the library (no '..' segments): 400 otherwise.",
-    responses=errors(404),
+    TAGS,
+    "Delete a media file",
+    404,
     operation_class=_named(MEDIA_NAME),
+    description="A media name stays in the library (no '..' segments): 400 otherwise.",
 )
 async def delete_media(host: Host, request: Request[Any, Any, Any], name: str) -> Done:
     name = from_url_path(

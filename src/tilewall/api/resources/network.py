@@ -6,7 +6,7 @@ from typing import Annotated, Any
 import msgspec
 from litestar import get, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import errors, extension
 from tilewall.api.read_cache import EncodedOnce, Key, encoded_route, state_revision
 from tilewall.host.host import Host
 from tilewall.host.model import Station
@@ -210,14 +210,15 @@ async def unlock_device(host: Host, ip: str) -> ReceiverDevice:
     return device(host, await host.stations.unlock(ip))
 
 
-@put(
+@extension(
+    put,
     "/network/{ip:str}",
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Name a receiver device and say where it is",
+    TAGS,
+    "Name a receiver device and say where it is",
+    404,
+    409,
     description="Sets `name` (1 to 256 characters) and `location` (up to 256); "
     "a field left out is kept.",
-    responses=errors(404, 409),
-    operation_class=Extension,
 )
 async def set_device_identity(
     host: Host,

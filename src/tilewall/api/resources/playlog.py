@@ -9,7 +9,7 @@ from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.api.timelogs import (
     csv_cell,
     csv_text,
@@ -23,7 +23,7 @@ from tilewall.host.schedule import occurrences as occ
 from tilewall.host.schedule.playlog import MAX_LIMIT
 from tilewall.host.triggers import triggered_by
 
-TAGS = [EXTENSION_TAG, "Play log"]
+TAGS = ["Play log"]
 CLIENT_HEADER = b"x-tilewall-client"
 CSV_COLUMNS = [
     "id",
@@ -111,26 +111,24 @@ async def plays(
 WINDOWED = {"entries": Provide(plays)}
 
 
-@get(
+@extension(
+    get,
     "/playlog",
-    tags=TAGS,
-    summary="What played on each display, when, and what triggered it",
-    responses=errors(),
+    TAGS,
+    "What played on each display, when, and what triggered it",
     description=WINDOW,
-    operation_class=Extension,
     dependencies=WINDOWED,
 )
 async def playlog(entries: list[Entry]) -> PlayLogBody:
     return PlayLogBody(entries)
 
 
-@get(
+@extension(
+    get,
     "/playlog.csv",
-    tags=TAGS,
-    summary="The play log as CSV",
-    responses=errors(),
+    TAGS,
+    "The play log as CSV",
     description=WINDOW,
-    operation_class=Extension,
     media_type="text/csv",
     dependencies=WINDOWED,
 )

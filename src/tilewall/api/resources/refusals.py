@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import msgspec
 from litestar import get, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.api.resources.network import ReceiverDevice, device
 from tilewall.host.host import Host
 
-TAGS = [EXTENSION_TAG, "Receiver devices"]
+TAGS = ["Receiver devices"]
 
 
 class Refused(msgspec.Struct):
@@ -29,14 +29,13 @@ class RefusedList(msgspec.Struct):
     refused: list[Refused]
 
 
-@get(
+@extension(
+    get,
     "/refusals",
-    tags=TAGS,
-    summary="Devices refused a locked station",
+    TAGS,
+    "Devices refused a locked station",
     description="The connections, open now, that asked for a locked station without "
     "its key, newest first for each station.",
-    responses=errors(),
-    operation_class=Extension,
 )
 async def list_refusals(host: Host) -> RefusedList:
     found = host.stations.refusals.all()
@@ -45,15 +44,17 @@ async def list_refusals(host: Host) -> RefusedList:
     )
 
 
-@put(
+@extension(
+    put,
     "/network/{ip:str}/repair",
-    tags=TAGS,
-    summary="Re-pair a receiver device to the screen that asks for it",
+    TAGS,
+    "Re-pair a receiver device to the screen that asks for it",
+    403,
+    404,
+    409,
     description="Locks the station to the device it refused most recently (unlock and "
     "lock as one change): that device becomes the station at once, with a new key; the "
     "device that held it is refused from then on. 409 when no other device asks for it.",
-    responses=errors(403, 404, 409),
-    operation_class=Extension,
 )
 async def repair_device(host: Host, ip: str) -> ReceiverDevice:
     return device(host, await host.stations.repair(ip))

@@ -8,24 +8,24 @@ positions on its own clock."""
 from litestar import Response, get
 from litestar.datastructures import ResponseHeader
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.host.host import Host
 from tilewall.host.render.description import RenderState
 
-TAGS = [EXTENSION_TAG, "Displays"]
+TAGS = ["Displays"]
 HOST_MS_HEADER = "X-Tilewall-Host-Ms"
 
 
-@get(
+@extension(
+    get,
     "/displays/{displayId:str}/render",
-    tags=TAGS,
-    summary="What a display shows: its receiver's render description",
+    TAGS,
+    "What a display shows: its receiver's render description",
+    404,
     description=(
         "The render state the receiver of this display is sent (docs/protocol.md, "
         "'Render state'). The X-Tilewall-Host-Ms header gives the host clock."
     ),
-    responses=errors(404),
-    operation_class=Extension,
     response_headers=[
         ResponseHeader(
             name=HOST_MS_HEADER,

@@ -7,7 +7,7 @@ import msgspec
 from litestar import delete, get, post, put
 from litestar.params import Parameter
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, documented, errors
+from tilewall.api.common import Done, documented, extension
 from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import ACTION_KINDS, Action, ScheduledEvent
@@ -21,7 +21,7 @@ from tilewall.host.schedule.events import (
     EventSpec,
 )
 
-TAGS = [EXTENSION_TAG, "Schedule"]
+TAGS = ["Schedule"]
 _DAY = r"(197[1-9]|19[89]\d|20\d\d|21\d\d|2200)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
 _TIME = r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?"
 #: a local date-time; the date must exist and its year be 1971 to 2200
@@ -255,19 +255,21 @@ def _target(host: Host, action: Action) -> Target:
     return Target("power", str(action.display_id), f"Power: display {action.display_id}")
 
 
+#: the rules of an event no schema can state
+EVENT_RULES = (
+    "Dates must exist and zones be the machine's; an end comes after the start and is not "
+    "given with durationSeconds; recurrence is an RFC 5545 RRULE; what an action needs "
+    "depends on its kind, and the objects it names must exist. 400 otherwise."
+)
 _WHEN = "ISO 8601 date or date-time; without an offset, the host's local time."
 
 
-@post(
+@extension(
+    post,
     "/schedule",
-    status_code=200,
-    tags=TAGS,
-    summary="Create a scheduled event",
-    description="Dates must exist and zones be the machine's; an end comes after the start and is not "
-    "given with durationSeconds; recurrence is an RFC 5545 RRULE; what an action needs "
-    "depends on its kind, and the objects it names must exist. 400 otherwise.",
-    responses=errors(),
-    operation_class=Extension,
+    TAGS,
+    "Create a scheduled event",
+    description=EVENT_RULES,
 )
 async def create_event(host: Host, data: EventIn) -> EventBody:
     event = await host.schedule.create(_spec(data))
@@ -275,17 +277,16 @@ async def create_event(host: Host, data: EventIn) -> EventBody:
     return shape(host, event)
 
 
-@get(
+@extension(
+    get,
     "/schedule",
-    tags=TAGS,
-    summary="List scheduled events, and their occurrences in a window (from, to)",
+    TAGS,
+    "List scheduled events, and their occurrences in a window (from, to)",
     description=(
         "from and to are ISO 8601 date-times; without an offset they are the host's local "
         "time. With from (to defaults to a week later) the answer lists the occurrences "
         "that start in the window or are running at its start."
     ),
-    responses=errors(),
-    operation_class=Extension,
 )
 async def list_events(
     host: Host,
@@ -321,26 +322,18 @@ async def list_events(
     return ScheduleList(events, found)
 
 
-@get(
-    PATH,
-    tags=TAGS,
-    summary="Read a scheduled event",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(get, PATH, TAGS, "Read a scheduled event", 404)
 async def get_event(host: Host, eventId: str) -> EventBody:
     return shape(host, host.schedule.get(eventId))
 
 
-@put(
+@extension(
+    put,
     PATH,
-    tags=TAGS,
-    summary="Replace a scheduled event (a running occurrence ends and starts anew)",
-    description="Dates must exist and zones be the machine's; an end comes after the start and is not "
-    "given with durationSeconds; recurrence is an RFC 5545 RRULE; what an action needs "
-    "depends on its kind, and the objects it names must exist. 400 otherwise.",
-    responses=errors(404),
-    operation_class=Extension,
+    TAGS,
+    "Replace a scheduled event (a running occurrence ends and starts anew)",
+    404,
+    description=EVENT_RULES,
 )
 async def update_event(host: Host, eventId: str, data: EventIn) -> EventBody:
     event = await host.schedule.update(eventId, _spec(data))
@@ -348,14 +341,7 @@ async def update_event(host: Host, eventId: str, data: EventIn) -> EventBody:
     return shape(host, event)
 
 
-@delete(
-    PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Delete a scheduled event (a running occurrence ends)",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(delete, PATH, TAGS, "Delete a scheduled event (a running occurrence ends)", 404)
 async def delete_event(host: Host, eventId: str) -> Done:
     event = await host.schedule.delete(eventId)
     await host.scheduler.settle()

@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 from litestar import get, post, put
 
-from tilewall.api.common import EXTENSION_TAG, Extension, documented, errors
+from tilewall.api.common import documented, errors, extension
 from tilewall.host.host import Host
 from tilewall.host.model import SerialRecord
 
@@ -89,12 +89,8 @@ async def send_command(host: Host, seatID: str, data: SerialCommand) -> SerialCo
     return shape(record)
 
 
-@get(
-    PATH,
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="The serial commands recorded for a seat, oldest first (the last 100)",
-    responses=errors(404),
-    operation_class=Extension,
+@extension(
+    get, PATH, TAGS, "The serial commands recorded for a seat, oldest first (the last 100)", 404
 )
 async def list_commands(host: Host, seatID: str) -> SerialCommandList:
     records = host.serial.records(seatID)
@@ -112,25 +108,19 @@ class SerialPortBody(msgspec.Struct):
     ]
 
 
-@get(
-    f"{PATH}/port",
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="The serial port of a seat",
-    responses=errors(404),
-    operation_class=Extension,
-)
+@extension(get, f"{PATH}/port", TAGS, "The serial port of a seat", 404)
 async def get_port(host: Host, seatID: str) -> SerialPortBody:
     return SerialPortBody(host.serial.port(seatID))
 
 
-@put(
+@extension(
+    put,
     f"{PATH}/port",
-    tags=[EXTENSION_TAG, *TAGS],
-    summary="Give a seat a serial port: /dev/... or socket://, rfc2217://, loop:// ('' removes)",
+    TAGS,
+    "Give a seat a serial port: /dev/... or socket://, rfc2217://, loop:// ('' removes)",
+    404,
     description="A device path has no '..'; a port number is at most 65535; a bracketed host is an "
     "IPv6 address: 400 otherwise.",
-    responses=errors(404),
-    operation_class=Extension,
 )
 async def put_port(host: Host, seatID: str, data: SerialPortBody) -> SerialPortBody:
     return SerialPortBody(await host.serial.set_port(seatID, data.port))

@@ -13,7 +13,7 @@ from litestar.handlers import WebsocketRouteHandler
 
 from tilewall.api import frame_sockets
 from tilewall.api.auth import token_of
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import Done, extension
 from tilewall.host.errors import Invalid, NotFound, Unavailable
 from tilewall.host.host import Host
 from tilewall.host.playback.shares import TARGET_KINDS, Share, ShareTarget, TargetKind
@@ -22,7 +22,7 @@ from tilewall.live.share import ShareIngests
 
 log = logging.getLogger(__name__)
 
-TAGS = [EXTENSION_TAG, "Screen shares"]
+TAGS = ["Screen shares"]
 INGEST_PATH = "/share/ingest/{shareId:str}"
 #: close codes: no such share or a wrong token; the share was ended by someone else (what
 #: was sent cannot be relayed: ``frame_sockets.CLOSE_REFUSED``)
@@ -105,11 +105,17 @@ def _ingests(request: Request[Any, Any, Any]) -> ShareIngests:
     return ingests
 
 
-@post(
+@extension(
+    post,
     "/shares",
+    TAGS,
+    "Start a screen share",
+    401,
+    403,
+    404,
+    409,
+    429,
     status_code=201,
-    tags=TAGS,
-    summary="Start a screen share",
     description=(
         "Makes a 'Screen share' source, to be shown on the target as soon as its first "
         "picture comes. A logged-in user shares to any target and must name it (target "
@@ -119,8 +125,6 @@ def _ingests(request: Request[Any, Any, Any]) -> ShareIngests:
         "are where the sharer's browser sends its encoded frames (a WebSocket); a share "
         "whose sharer does not connect within 15 s ends."
     ),
-    responses=errors(401, 403, 404, 409, 429),
-    operation_class=Extension,
     opt={"public": True},  # a guest has a code, not a session: checked here
     security=[{}, {"session": []}],
 )
@@ -155,25 +159,18 @@ def _guest_display(data: ShareIn) -> int | None:
         raise NotFound(f"display {data.id!r} not found") from None
 
 
-@get(
-    "/shares",
-    tags=TAGS,
-    summary="List screen shares",
-    responses=errors(),
-    operation_class=Extension,
-)
+@extension(get, "/shares", TAGS, "List screen shares")
 async def list_shares(host: Host) -> ShareList:
     return ShareList([ShareOut(**_fields(s)) for s in host.shares.all()])
 
 
-@delete(
+@extension(
+    delete,
     "/shares/{shareId:str}",
-    status_code=200,
-    tags=TAGS,
-    summary="End a screen share",
+    TAGS,
+    "End a screen share",
+    404,
     description="Its targets go back to what they played before it; its source is deleted.",
-    responses=errors(404),
-    operation_class=Extension,
 )
 async def end_share(host: Host, shareId: str) -> Done:
     share = host.shares.get(shareId)

@@ -6,12 +6,12 @@ from typing import Annotated
 import msgspec
 from litestar import delete, get, put
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import Done, extension
 from tilewall.host.host import Host
 from tilewall.host.playback.sharecodes import DEFAULT_MINUTES, MAX_MINUTES
 from tilewall.host.schedule.occurrences import iso_instant
 
-TAGS = [EXTENSION_TAG, "Screen shares"]
+TAGS = ["Screen shares"]
 PATH = "/shares/codes/{displayId:str}"
 
 
@@ -45,13 +45,12 @@ def _code(host: Host, display_id: int) -> CodeOut:
     return CodeOut(display_id, shown.code, until, presentation)
 
 
-@get(
+@extension(
+    get,
     "/shares/codes",
-    tags=TAGS,
-    summary="The share codes displays show",
+    TAGS,
+    "The share codes displays show",
     description="Every display that shows a code now or is in presentation mode.",
-    responses=errors(),
-    operation_class=Extension,
 )
 async def list_codes(host: Host) -> CodeList:
     state = host.shares.codes.state()
@@ -59,17 +58,17 @@ async def list_codes(host: Host) -> CodeList:
     return CodeList([_code(host, i) for i in ids if i in host.state.displays])
 
 
-@put(
+@extension(
+    put,
     PATH,
-    tags=TAGS,
-    summary="Show a share code on a display",
+    TAGS,
+    "Show a share code on a display",
+    404,
     description=(
         "A new code, shown on the display for `minutes` (default 10): a guest gives it to "
         "share a screen to that display. A display in presentation mode gets a new code, "
         "shown while it is in that mode."
     ),
-    responses=errors(404),
-    operation_class=Extension,
 )
 async def show_code(host: Host, displayId: str, data: ShowCodeIn | None = None) -> CodeOut:
     display_id = host.stations.display(displayId).display_id
@@ -77,14 +76,13 @@ async def show_code(host: Host, displayId: str, data: ShowCodeIn | None = None) 
     return _code(host, display_id)
 
 
-@delete(
+@extension(
+    delete,
     PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Stop showing a display's share code",
+    TAGS,
+    "Stop showing a display's share code",
+    404,
     description="The code stops working; a display in presentation mode shows a new one.",
-    responses=errors(404),
-    operation_class=Extension,
 )
 async def hide_code(host: Host, displayId: str) -> Done:
     display_id = host.stations.display(displayId).display_id
@@ -92,16 +90,16 @@ async def hide_code(host: Host, displayId: str) -> Done:
     return Done(f"display {display_id} shows no code it showed before")
 
 
-@put(
+@extension(
+    put,
     "/shares/presentation/{displayId:str}",
-    tags=TAGS,
-    summary="Set a display's presentation mode",
+    TAGS,
+    "Set a display's presentation mode",
+    404,
     description=(
         "A display in presentation mode (a meeting room's screen) always shows a share code "
         "while no share plays on it."
     ),
-    responses=errors(404),
-    operation_class=Extension,
 )
 async def set_presentation(host: Host, displayId: str, data: PresentationIn) -> CodeOut:
     display_id = host.stations.display(displayId).display_id

@@ -4,12 +4,12 @@ with its param schema, so clients can build forms for creating and editing sourc
 import msgspec
 from litestar import get
 
-from tilewall.api.common import EXTENSION_TAG, Extension, errors
+from tilewall.api.common import extension
 from tilewall.host.content.catalogue import CATALOGUE, ParamSpec, SourceType
 from tilewall.host.errors import Forbidden
 from tilewall.host.host import Host
 
-TAGS = [EXTENSION_TAG, "Sources"]
+TAGS = ["Sources"]
 
 
 class ParamSchema(msgspec.Struct):
@@ -62,13 +62,7 @@ def _allowed(host: Host, kind: SourceType) -> bool:
     return True
 
 
-@get(
-    "/sourcetypes",
-    tags=TAGS,
-    summary="Source types and their param schemas",
-    responses=errors(),
-    operation_class=Extension,
-)
+@extension(get, "/sourcetypes", TAGS, "Source types and their param schemas")
 async def list_source_types(host: Host) -> SourceTypeList:
     return SourceTypeList(
         [

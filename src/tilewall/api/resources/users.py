@@ -7,13 +7,13 @@ import msgspec
 from litestar import delete, get, post, put
 from msgspec import UNSET, UnsetType
 
-from tilewall.api.common import EXTENSION_TAG, Done, Extension, errors
+from tilewall.api.common import Done, extension
 from tilewall.host.access import scopes
 from tilewall.host.access.roles import Account, Role, Scope
 from tilewall.host.errors import NotFound
 from tilewall.host.host import Host
 
-TAGS = [EXTENSION_TAG, "Users"]
+TAGS = ["Users"]
 PATH = "/users/{userName:str}"
 
 RoleName = Literal["viewer", "operator", "administrator"]
@@ -110,20 +110,20 @@ def _account(host: Host, name: str) -> Account:
     return account
 
 
-@get("/users", tags=TAGS, summary="List users", responses=errors(403), operation_class=Extension)
+@extension(get, "/users", TAGS, "List users", 403)
 async def list_users(host: Host) -> UserList:
     return UserList([body(n, a) for n, a in sorted(host.accounts.accounts().items())])
 
 
-@post(
+@extension(
+    post,
     "/users",
-    status_code=200,
-    tags=TAGS,
-    summary="Create a user",
+    TAGS,
+    "Create a user",
+    403,
+    409,
     description="409 when the name is taken; a scope, and scopedReads, are for operators "
     "only, and what a scope names must exist, by id or name (400 otherwise).",
-    responses=errors(403, 409),
-    operation_class=Extension,
 )
 async def create_user(host: Host, data: UserIn) -> UserBody:
     account = Account("", Role(data.role), _scope(host, data.scope), data.scopedReads)
@@ -131,21 +131,23 @@ async def create_user(host: Host, data: UserIn) -> UserBody:
     return body(data.userName, _account(host, data.userName))
 
 
-@get(PATH, tags=TAGS, summary="Read a user", responses=errors(403, 404), operation_class=Extension)
+@extension(get, PATH, TAGS, "Read a user", 403, 404)
 async def read_user(host: Host, userName: str) -> UserBody:
     return body(userName, _account(host, userName))
 
 
-@put(
+@extension(
+    put,
     PATH,
-    tags=TAGS,
-    summary="Change a user's role, scope or whether it is disabled",
+    TAGS,
+    "Change a user's role, scope or whether it is disabled",
+    403,
+    404,
+    409,
     description="The user's sessions end when the role changes or it is disabled. The "
     "last enabled administrator cannot be demoted or disabled (409). A scope, and "
     "scopedReads, are for operators only, and what a scope names must exist, by id or "
     "name (400 otherwise).",
-    responses=errors(403, 404, 409),
-    operation_class=Extension,
 )
 async def update_user(host: Host, userName: str, data: UserUpdate) -> UserBody:
     known = _account(host, userName)
@@ -161,14 +163,15 @@ async def update_user(host: Host, userName: str, data: UserUpdate) -> UserBody:
     return body(userName, _account(host, userName))
 
 
-@put(
+@extension(
+    put,
     f"{PATH}/password",
-    tags=TAGS,
-    summary="Set a user's password",
+    TAGS,
+    "Set a user's password",
+    403,
+    404,
     description="Any user sets their own with ``oldPassword``; an administrator resets "
     "another's (their sessions end). 403 for another user's password otherwise.",
-    responses=errors(403, 404),
-    operation_class=Extension,
 )
 async def set_password(host: Host, userName: str, data: PasswordIn) -> Done:
     acting = scopes.actor()
@@ -177,14 +180,15 @@ async def set_password(host: Host, userName: str, data: PasswordIn) -> Done:
     return Done(f"password of {userName!r} changed")
 
 
-@delete(
+@extension(
+    delete,
     PATH,
-    status_code=200,
-    tags=TAGS,
-    summary="Delete a user",
+    TAGS,
+    "Delete a user",
+    403,
+    404,
+    409,
     description="Their sessions end. The last enabled administrator stays (409).",
-    responses=errors(403, 404, 409),
-    operation_class=Extension,
 )
 async def delete_user(host: Host, userName: str) -> Done:
     await host.accounts.remove_user(userName)
