@@ -11,6 +11,7 @@ from tilewall.api.resources.playback import by_name_or_id, control_routes, read_
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup
 from tilewall.host.playback import timeline
+from tilewall.host.topology.walls import Topology
 
 TAGS = ["Mirror groups"]
 BY_NAME = "/mirrorgroups/byname/{mirrorgroupName:str}"
@@ -57,10 +58,6 @@ def shape(group: MirrorGroup) -> MirrorBody:
     )
 
 
-def _find(host: Host, key: str, by_name: bool) -> MirrorGroup:
-    return host.topology.mirror(key, by_name)
-
-
 def _mirrorgroup_name(mirrorgroupName: str) -> str:
     return mirrorgroupName
 
@@ -72,7 +69,7 @@ def _mirrorgroup_id(mirrorgroupId: str) -> str:
 def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
     mirror = by_name_or_id(
-        "mirror", "mirror group", by_name, path, path_key, TAGS, _find, shape, MirrorBody
+        "mirror", "mirror group", by_name, path, path_key, TAGS, Topology.mirror, shape, MirrorBody
     )
     return [
         read_route(

@@ -19,6 +19,7 @@ from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import MirrorGroup, Zone
 from tilewall.host.playback.control import Target, VideoList
+from tilewall.host.topology.walls import Topology
 
 #: the object a path key names (a display, a zone, a mirror group)
 Found = TypeVar("Found")
@@ -135,12 +136,12 @@ def by_name_or_id(
     path: str,
     path_key: PathKey,
     tags: list[str],
-    find: Callable[[Host, str, bool], Grouped],
+    find: Callable[[Topology, str, bool], Grouped],
     shape: Callable[[Grouped], Shaped],
     response: type[Shaped],
 ) -> Playable[Grouped, Shaped]:
     """A zone or a mirror group as its by-name (``by_name``) or its by-id routes address
-    it; ``find`` looks it up either way."""
+    it; ``find`` (``Topology.zone`` or ``Topology.mirror``) looks it up either way."""
     how = "byname" if by_name else "byid"
     return Playable(
         path,
@@ -148,7 +149,7 @@ def by_name_or_id(
         tags,
         what=f"{noun} {how}",
         prefix=f"{kind}-{how}",
-        find=lambda host, key: find(host, key, by_name),
+        find=lambda host, key: find(host.topology, key, by_name),
         target=lambda host, obj: Target(kind, obj),
         shape=lambda host, obj: shape(obj),
         response=response,

@@ -15,6 +15,7 @@ from tilewall.host.errors import Invalid
 from tilewall.host.host import Host
 from tilewall.host.model import Zone
 from tilewall.host.playback import timeline
+from tilewall.host.topology.walls import Topology
 
 TAGS = ["Zones"]
 BY_NAME = "/zones/byname/{zoneName:str}"
@@ -99,10 +100,6 @@ def short(zone: Zone) -> ZoneShort:
     )
 
 
-def _find(host: Host, key: str, by_name: bool) -> Zone:
-    return host.topology.zone(key, by_name)
-
-
 def _zone_name(zoneName: str) -> str:
     return zoneName
 
@@ -113,7 +110,9 @@ def _zone_id(zoneId: str) -> str:
 
 def _routes(path: str, path_key: PathKey, by_name: bool) -> list[HTTPRouteHandler]:
     how = "byname" if by_name else "byid"
-    zone = by_name_or_id("zone", "zone", by_name, path, path_key, TAGS, _find, short, ZoneShort)
+    zone = by_name_or_id(
+        "zone", "zone", by_name, path, path_key, TAGS, Topology.zone, short, ZoneShort
+    )
 
     @put(
         f"{path}/{'playAssignedSource' if by_name else 'playAssignedProfile'}",
