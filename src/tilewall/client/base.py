@@ -289,6 +289,10 @@ class Named(Resource):
     #: True when the interface has ``{collection}/byname/{name}`` paths
     has_byname = False
 
+    def list(self) -> Items:
+        """Every object of the collection, as its listing gives them."""
+        return self._t.array("GET", self.collection, self.list_key)
+
     def _prefix(self, key: str | int, by: By) -> str:
         """The path of the object: by id, or under /byname/ when the interface has it."""
         key = str(key)

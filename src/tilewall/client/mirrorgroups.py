@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tilewall.client.base import By, Items, Json, seg
+from tilewall.client.base import By, Json, seg
 from tilewall.client.playback import NamedPlayable
 
 
@@ -14,10 +14,6 @@ class MirrorGroups(NamedPlayable):
     list_key = "mirrorgroups"
     what = "mirror group"
     has_byname = True
-
-    def list(self) -> Items:
-        """Every mirror group as ``{id, name}``."""
-        return self._t.array("GET", self.collection, self.list_key)
 
     def get(self, group: str, *, by: By = "auto") -> Json:
         return self._read(group, by)

@@ -3,7 +3,7 @@ take the preset's name or id (see :class:`Named`)."""
 
 from __future__ import annotations
 
-from tilewall.client.base import By, Items, Json, Named
+from tilewall.client.base import By, Json, Named
 
 
 class Presets(Named):
@@ -11,10 +11,6 @@ class Presets(Named):
     list_key = "presets"
     what = "preset"
     has_byname = True
-
-    def list(self) -> Items:
-        """Every preset as ``{id, name}``."""
-        return self._t.array("GET", self.collection, self.list_key)
 
     def save(self, name: str) -> Json:
         """Save the current mapping under ``name`` (a preset of that name is updated)."""

@@ -62,9 +62,6 @@ class VideoWalls(Named):
     list_key = "videowalls"
     what = "video wall"
 
-    def list(self) -> Items:
-        return self._t.array("GET", self.collection, self.list_key)
-
     def get(self, wall: str, *, by: By = "auto") -> Json:
         return self._read(wall, by)
 

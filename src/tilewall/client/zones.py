@@ -17,9 +17,6 @@ class Zones(NamedPlayable):
     what = "zone"
     has_byname = True
 
-    def list(self) -> Items:
-        return self._t.array("GET", self.collection, self.list_key)
-
     def of_wall(self, wall_id: str) -> Items:
         """The zones of one video wall (by its id)."""
         return self._t.array("GET", f"/zones/byvideowallid{seg(wall_id)}", self.list_key)
