@@ -45,6 +45,17 @@ def lookup(collection: Mapping[str, N], key: str, by_name: bool, what: str) -> N
     raise NotFound(f"{what} {key!r} not found")
 
 
+def id_of(collection: Mapping[str, N], key: str) -> str | None:
+    """The id of the object ``key`` names, by id or by name (an id wins over an equal
+    name); None when it names none."""
+    if key in collection:
+        return key
+    for obj in collection.values():
+        if obj.name == key:
+            return obj.id
+    return None
+
+
 def unique_name(collection: Mapping[str, N], name: str, own_id: str | None, what: str) -> str:
     """``name`` if no other object of the collection has it (409 otherwise)."""
     from tilewall.host.errors import Conflict

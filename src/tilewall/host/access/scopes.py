@@ -12,11 +12,11 @@ group its displays; a display, zone, mirror group or source listed by id itself.
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Protocol
 
 from tilewall.host.access.roles import Account, Scope, limits_reads
 from tilewall.host.audit import Target
 from tilewall.host.errors import Forbidden, Invalid
+from tilewall.host.ids import Named, id_of
 from tilewall.host.memory import State
 from tilewall.host.model import Action, Preset
 
@@ -127,7 +127,7 @@ def _name(state: State, kind: str, key: str | int) -> str:
     if kind == "display":
         display = state.displays.get(int(key))
         return "" if display is None else display.seat_id
-    named: dict[str, Mapping[str, _Named]] = {
+    named: dict[str, Mapping[str, Named]] = {
         "wall": state.walls,
         "zone": state.zones,
         "mirror": state.mirrors,
@@ -221,21 +221,11 @@ def resolve(
     )
 
 
-class _Named(Protocol):
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def name(self) -> str: ...
-
-
-def _resolve(collection: Mapping[str, _Named], key: str, what: str) -> str:
-    if key in collection:
-        return key
-    for obj in collection.values():
-        if obj.name == key:
-            return obj.id
-    raise Invalid(f"scope: {what} {key!r} not found (by id or name)")
+def _resolve(collection: Mapping[str, Named], key: str, what: str) -> str:
+    found = id_of(collection, key)
+    if found is None:
+        raise Invalid(f"scope: {what} {key!r} not found (by id or name)")
+    return found
 
 
 def _display(state: State, number: int) -> int:

@@ -10,7 +10,7 @@ from tilewall.host.content.live import LiveInput, LiveStatus
 from tilewall.host.content.media import MediaLibrary
 from tilewall.host.content.params import validate_params
 from tilewall.host.errors import Invalid, NotFound
-from tilewall.host.ids import lookup, new_id, unique_name
+from tilewall.host.ids import id_of, lookup, new_id, unique_name
 from tilewall.host.licence.rules import LicenceRules
 from tilewall.host.memory import Transaction
 from tilewall.host.model import Display, MirrorGroup, Param, Source, Timeline, Zone
@@ -38,13 +38,10 @@ class Sources:
         return self._media.require_file(name)
 
     def _layout_id(self, key: str) -> str:
-        layouts = self._core.state.layouts
-        if key in layouts:
-            return key
-        for layout in layouts.values():
-            if layout.name == key:
-                return layout.id
-        raise Invalid(f"layout {key!r} not found")
+        found = id_of(self._core.state.layouts, key)
+        if found is None:
+            raise Invalid(f"layout {key!r} not found")
+        return found
 
     def get(self, source_id: str) -> Source:
         return lookup(self._core.state.sources, source_id, False, "source")

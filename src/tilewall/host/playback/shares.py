@@ -154,12 +154,7 @@ class Shares:
         return f"video wall {wall.name!r}", [Target("zone", z) for z in zones]
 
     def _wall(self, target: ShareTarget) -> VideoWall:
-        if not target.by_name:
-            return self._topology.wall(target.key)
-        for wall in self._core.state.walls.values():
-            if wall.name == target.key:
-                return wall
-        raise NotFound(f"video wall {target.key!r} not found")
+        return self._topology.wall(target.key, target.by_name)
 
     # --- the life of a share ------------------------------------------------------------
 

@@ -141,11 +141,8 @@ class Topology:
 
     # lookups: one rule for by-id and by-name
 
-    def wall(self, wall_id: str) -> VideoWall:
-        wall = self._state.walls.get(wall_id)
-        if wall is None:
-            raise NotFound(f"video wall {wall_id!r} not found")
-        return wall
+    def wall(self, key: str, by_name: bool = False) -> VideoWall:
+        return lookup(self._state.walls, key, by_name, "video wall")
 
     def zone(self, key: str, by_name: bool = False) -> Zone:
         return lookup(self._state.zones, key, by_name, "zone")
