@@ -63,20 +63,12 @@ def start(timeline: Timeline, now_ms: int, **changes: object) -> Timeline:
 
 def switch(timeline: Timeline, source_id: str, now_ms: int, welcome: bool) -> Timeline:
     if welcome:
-        return msgspec.structs.replace(
-            timeline,
-            assigned_source_id=source_id,
-            state="stopped",
-            welcome=True,
-            anchor_ms=now_ms,
-            anchor_position_ms=0,
-            videolist=[],
-            layout_id="",
-        )
+        return stop(timeline, now_ms, assigned_source_id=source_id, layout_id="")
     return start(timeline, now_ms, assigned_source_id=source_id, videolist=[], layout_id="")
 
 
-def stop(timeline: Timeline, now_ms: int) -> Timeline:
+def stop(timeline: Timeline, now_ms: int, **changes: object) -> Timeline:
+    """Stop, showing the welcome screen (a switch to the welcome screen is one)."""
     return msgspec.structs.replace(
         timeline,
         state="stopped",
@@ -84,6 +76,7 @@ def stop(timeline: Timeline, now_ms: int) -> Timeline:
         anchor_ms=now_ms,
         anchor_position_ms=0,
         videolist=[],
+        **changes,
     )
 
 
