@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from tilewall.client.base import Json, Transport
-
-
-def _params(**given: Any) -> dict[str, Any]:
-    return {name: value for name, value in given.items() if value is not None}
+from tilewall.client.base import Json, given
+from tilewall.client.timelogs import TimeLog
 
 
-class Audit:
-    def __init__(self, transport: Transport) -> None:
-        self._t = transport
+class Audit(TimeLog):
+    settings = "/audit/settings"
 
     def page(
         self,
@@ -27,7 +21,7 @@ class Audit:
     ) -> Json:
         """A page of entries, newest first: ``{"entries", "next", "verified"}``; pass
         ``next`` as ``before`` for the next page."""
-        params = _params(
+        params = given(
             since=since,
             until=until,
             user=user,
@@ -47,13 +41,5 @@ class Audit:
         operation: str | None = None,
     ) -> str:
         """Every entry that matches, newest first, as CSV."""
-        params = _params(since=since, until=until, user=user, target=target, operation=operation)
+        params = given(since=since, until=until, user=user, target=target, operation=operation)
         return self._t.text("GET", "/audit.csv", params=params)
-
-    def retention_days(self) -> int:
-        return int(self._t.json("GET", "/audit/settings")["retentionDays"])
-
-    def set_retention_days(self, days: int) -> int:
-        """Keep entries ``days`` days (the oldest are removed now)."""
-        answer = self._t.json("PUT", "/audit/settings", json={"retentionDays": days})
-        return int(answer["retentionDays"])

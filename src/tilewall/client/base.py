@@ -266,6 +266,11 @@ class Transport:
             ) from exc
 
 
+def given(**params: Any) -> dict[str, Any]:
+    """Query parameters: those given (None leaves one out)."""
+    return {name: value for name, value in params.items() if value is not None}
+
+
 class Resource:
     """A group of operations of the interface, sharing the client's transport."""
 

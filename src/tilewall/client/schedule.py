@@ -10,13 +10,8 @@ the host reads them in its own time zone.
 
 from __future__ import annotations
 
-from typing import Any
-
-from tilewall.client.base import Items, Json, Resource, seg
-
-
-def _window(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None}
+from tilewall.client.base import Items, Json, Resource, given, seg
+from tilewall.client.timelogs import TimeLog
 
 
 class Schedule(Resource):
@@ -27,7 +22,7 @@ class Schedule(Resource):
     def occurrences(self, start: str, end: str | None = None) -> Items:
         """Occurrences that start in ``[start, end)`` (a week when ``end`` is left out)
         or are running at ``start``."""
-        params = _window(**{"from": start, "to": end})
+        params = given(**{"from": start, "to": end})
         return self._t.array("GET", "/schedule", "occurrences", params=params)
 
     def get(self, event_id: str) -> Json:
@@ -44,7 +39,9 @@ class Schedule(Resource):
         return self._t.json("DELETE", f"/schedule{seg(event_id)}")
 
 
-class PlayLog(Resource):
+class PlayLog(TimeLog):
+    settings = "/playlog/settings"
+
     def entries(
         self,
         since: str | None = None,
@@ -53,7 +50,7 @@ class PlayLog(Resource):
         limit: int | None = None,
     ) -> Items:
         """Plays that overlap the window, oldest first."""
-        params = _window(since=since, until=until, displayId=display_id, limit=limit)
+        params = given(since=since, until=until, displayId=display_id, limit=limit)
         return self._t.array("GET", "/playlog", "entries", params=params)
 
     def csv(
@@ -64,12 +61,5 @@ class PlayLog(Resource):
         limit: int | None = None,
     ) -> str:
         """The same plays as CSV."""
-        params = _window(since=since, until=until, displayId=display_id, limit=limit)
+        params = given(since=since, until=until, displayId=display_id, limit=limit)
         return self._t.text("GET", "/playlog.csv", params=params)
-
-    def retention_days(self) -> int:
-        return int(self._t.json("GET", "/playlog/settings")["retentionDays"])
-
-    def set_retention_days(self, days: int) -> int:
-        answer = self._t.json("PUT", "/playlog/settings", json={"retentionDays": days})
-        return int(answer["retentionDays"])

@@ -13,6 +13,7 @@ from tilewall.client import Json
 from tilewall.commands.base import (
     Column,
     InterfaceGroup,
+    add_retention,
     client,
     json_wanted,
     print_json,
@@ -92,13 +93,4 @@ def audit(
         click.echo(f"older entries: --before {json.dumps(page['next'])}")
 
 
-@audit.command("retention")
-@click.argument("days", type=int, required=False)
-def retention(days: int | None) -> None:
-    """Show how many days audit entries are kept, or set it to DAYS."""
-    trail = client().audit
-    kept = trail.retention_days() if days is None else trail.set_retention_days(days)
-    if json_wanted():
-        print_json({"retentionDays": kept})
-    else:
-        click.echo(f"audit entries are kept {kept} days")
+add_retention(audit, lambda host: host.audit, "audit entries")

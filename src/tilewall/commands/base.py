@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tilewall.client import DEFAULT_URL, ApiError, Client, HostUnreachable, Json
+from tilewall.client.timelogs import TimeLog
 
 META = "tilewall.cli."
 #: exit statuses: the host refused (its message is printed), or could not be reached
@@ -268,3 +269,18 @@ displays_option = click.option(
     multiple=True,
     help="A display id; repeat it for each display.",
 )
+
+
+def add_retention(group: click.Group, log: Callable[[Client], TimeLog], kept: str) -> None:
+    """Add ``retention`` to ``group``: how many days ``log`` keeps ``kept`` (the plays,
+    the audit entries), or set it."""
+
+    @group.command("retention", help=f"Show how many days {kept} are kept, or set it to DAYS.")
+    @click.argument("days", type=int, required=False)
+    def retention(days: int | None) -> None:
+        of = log(client())
+        days = of.retention_days() if days is None else of.set_retention_days(days)
+        if json_wanted():
+            print_json({"retentionDays": days})
+        else:
+            click.echo(f"{kept} are kept {days} days")

@@ -7,9 +7,8 @@ import click
 from tilewall.commands.base import (
     Column,
     InterfaceGroup,
+    add_retention,
     client,
-    json_wanted,
-    show,
     show_list,
     show_text,
 )
@@ -53,13 +52,4 @@ def playlog(
     show_list(log.entries(since, until, display, limit), columns, "entries", "plays")
 
 
-@playlog.command("retention")
-@click.argument("days", type=int, required=False)
-def retention(days: int | None) -> None:
-    """Show how many days plays are kept, or set it to DAYS."""
-    log = client().playlog
-    kept = log.retention_days() if days is None else log.set_retention_days(days)
-    if json_wanted():
-        show({"retentionDays": kept})
-    else:
-        click.echo(f"plays are kept {kept} days")
+add_retention(playlog, lambda host: host.playlog, "plays")
