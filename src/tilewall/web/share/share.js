@@ -35,6 +35,31 @@ async function targetOptions() {
     .map(([label, kind, items]) => h("optgroup", { label }, ...items.map((i) => h("option", { value: `${kind}:${i.value}` }, i.label))));
 }
 
+/**
+ * Runs `run` when `form` is submitted, its `button` disabled meanwhile; what it throws
+ * shows in `error`, in the words of `refusals` for those statuses.
+ * @param {HTMLFormElement} form
+ * @param {HTMLButtonElement} button
+ * @param {HTMLElement} error
+ * @param {() => Promise<void>} run
+ * @param {Record<number, string>} [refusals]
+ */
+function onSubmit(form, button, error, run, refusals = {}) {
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    button.disabled = true;
+    showError(error, null);
+    try {
+      await run();
+    } catch (err) {
+      if (refusals[err.status]) err.message = refusals[err.status];
+      showError(error, err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 /** The login form; `done()` once logged in. */
 function loginForm(done) {
   const user = h("input", { name: "user", autocomplete: "username", required: true });
@@ -42,20 +67,11 @@ function loginForm(done) {
   const error = errorBox();
   const submit = h("button", { type: "submit" }, "Log in");
   const form = h("form", { class: "card", "aria-label": "Log in" }, field("User", user), field("Password", password), error, submit);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    submit.disabled = true;
-    showError(error, null);
-    try {
-      await api("POST", "/session", { json: { user: user.value.trim(), password: password.value }, auth: false });
-      done();
-    } catch (err) {
-      if (err.status === 401) err.message = "The user name or password is not right.";
-      showError(error, err);
-    } finally {
-      submit.disabled = false;
-    }
-  });
+  const logIn = async () => {
+    await api("POST", "/session", { json: { user: user.value.trim(), password: password.value }, auth: false });
+    done();
+  };
+  onSubmit(form, submit, error, logIn, { 401: "The user name or password is not right." });
   return form;
 }
 
@@ -67,19 +83,10 @@ async function chooser() {
   const error = errorBox();
   const start = h("button", { type: "submit" }, "Share my screen");
   const form = h("form", { class: "card", "aria-label": "Share" }, field("Share to", select), error, start);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  onSubmit(form, start, error, async () => {
     const [target, id] = select.value.split(/:(.*)/s);
     const label = select.selectedOptions[0] ? select.selectedOptions[0].textContent || "" : "";
-    start.disabled = true;
-    showError(error, null);
-    try {
-      await share({ target, id }, label);
-    } catch (err) {
-      showError(error, err);
-    } finally {
-      start.disabled = false;
-    }
+    await share({ target, id }, label);
   });
   return form;
 }
@@ -99,22 +106,13 @@ function guestForm() {
     error,
     start,
   );
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    start.disabled = true;
-    showError(error, null);
+  const shareByCode = async () => {
     /** @type {Record<string, string>} */
     const body = { code: code.value.trim(), name: name.value.trim() };
     if (params.get("target") === "display" && params.get("id")) Object.assign(body, { target: "display", id: params.get("id") });
-    try {
-      await share(body, "the screen showing the code");
-    } catch (err) {
-      if (err.status === 403) err.message = "That is not the code the screen shows now.";
-      showError(error, err);
-    } finally {
-      start.disabled = false;
-    }
-  });
+    await share(body, "the screen showing the code");
+  };
+  onSubmit(form, start, error, shareByCode, { 403: "That is not the code the screen shows now." });
   return form;
 }
 
