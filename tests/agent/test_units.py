@@ -1,4 +1,5 @@
-"""The agent's pieces on their own: EDID, power command lines, sound cards, addresses."""
+"""The agent's pieces on their own: EDID, power command lines, sound cards, addresses,
+the pauses between failing tries."""
 
 from pathlib import Path
 from typing import Any
@@ -7,6 +8,7 @@ import pytest
 
 from tests.support.edid import edid as make_edid
 from tilewall.agent import devices, edid
+from tilewall.agent.backoff import Backoff
 from tilewall.agent.power import PowerError, invocation
 from tilewall.agent.service import endpoints
 
@@ -145,3 +147,10 @@ def test_the_agent_imports_nothing_of_the_server() -> None:
         if m.split(".")[1] in ("server", "api", "receivers", "store", "platform", "config")
     }
     assert "tilewall.agent.service" in ours
+
+
+def test_pauses_double_up_to_the_longest_and_start_again_after_a_success() -> None:
+    backoff = Backoff(first=1.0, longest=30.0)
+    assert [backoff.pause() for _ in range(7)] == [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+    backoff.reset()
+    assert backoff.pause() == 1.0

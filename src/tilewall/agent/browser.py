@@ -16,6 +16,8 @@ import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tilewall.agent.backoff import Backoff
+
 log = logging.getLogger(__name__)
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -35,8 +37,6 @@ FLAGS = [
     "--password-store=basic",
     "--ozone-platform-hint=auto",
 ]
-#: pauses between starts of a browser that keeps dying
-BACKOFF_S = (1.0, 30.0)
 #: a browser that ran this long was not "dying": the next death starts from the shortest pause
 STABLE_S = 60.0
 STOP_GRACE_S = 5.0
@@ -102,7 +102,8 @@ class Browser:
         self._restart = asyncio.Event()
 
     async def run(self) -> None:
-        pause = BACKOFF_S[0]
+        # pauses between starts of a browser that keeps dying
+        backoff = Backoff()
         await no_screensaver()
         while not self._stopping:
             started = asyncio.get_running_loop().time()
@@ -120,15 +121,14 @@ class Browser:
                     self._restart.clear()
                     await self._terminate()
                     exited.cancel()
-                    pause = BACKOFF_S[0]
+                    backoff.reset()
                     continue
                 log.warning("the browser exited (status %s); starting it again", exited.result())
             if asyncio.get_running_loop().time() - started > STABLE_S:
-                pause = BACKOFF_S[0]
+                backoff.reset()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._restart.wait(), pause)
+                await asyncio.wait_for(self._restart.wait(), backoff.pause())
             self._restart.clear()
-            pause = min(pause * 2, BACKOFF_S[1])
 
     async def _start(self) -> None:
         self.profile.mkdir(parents=True, exist_ok=True)

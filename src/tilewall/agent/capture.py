@@ -26,6 +26,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from tilewall.agent.backoff import Backoff
+
 log = logging.getLogger(__name__)
 
 _DEVICE = re.compile(r"^/dev/video([0-9]{1,3})$")
@@ -33,7 +35,6 @@ _DEVICE = re.compile(r"^/dev/video([0-9]{1,3})$")
 #: a machine without a capture card: the tests)
 TEST_SOURCE_ENV = "TILEWALL_AGENT_TEST_CAPTURE"
 RETRY_S = 2.0
-BACKOFF_S = (1.0, 30.0)
 #: frames waiting to be sent at most; past that, frames are dropped until a key frame
 QUEUE_FRAMES = 60
 _HEAD = struct.Struct(">HBd")
@@ -155,7 +156,7 @@ class CaptureLink:
         self.captures: dict[str, Capture] = {}
 
     async def run(self, stop: asyncio.Event) -> None:
-        pause = BACKOFF_S[0]
+        backoff = Backoff()
         while not stop.is_set():
             key = self._key_of()
             if key:
@@ -164,7 +165,7 @@ class CaptureLink:
                     async with connect(
                         self._url, additional_headers=headers, open_timeout=10, close_timeout=2
                     ) as socket:
-                        pause = BACKOFF_S[0]
+                        backoff.reset()
                         await self._session(socket, stop)
                 except (
                     OSError,
@@ -177,11 +178,9 @@ class CaptureLink:
                 finally:
                     self._stop_all()
             # no key yet: looked for again each second (the station is being locked)
-            wait = pause if key else BACKOFF_S[0]
+            wait = backoff.pause() if key else backoff.first
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), wait)
-            if key:
-                pause = min(pause * 2, BACKOFF_S[1])
 
     async def _session(self, socket: ClientConnection, stop: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()

@@ -17,6 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from tilewall.agent import FIRMWARE, machine, serialport, wire
+from tilewall.agent.backoff import Backoff
 from tilewall.agent.browser import Browser
 from tilewall.agent.capture import CaptureLink
 from tilewall.agent.devices import DeviceWatch
@@ -25,8 +26,6 @@ from tilewall.agent.power import PowerError, PowerSwitch
 
 log = logging.getLogger(__name__)
 
-#: reconnect pauses: from the first, doubling to the last, with ±20 % jitter
-BACKOFF_S = (1.0, 30.0)
 #: after another agent took the seat over, wait this long before trying again
 REPLACED_PAUSE_S = 60.0
 #: the host pings every second: this long without a message means the link is dead
@@ -112,7 +111,7 @@ class Agent:
                 task.cancel()
 
     async def _connect_loop(self, stop: asyncio.Event) -> None:
-        pause = BACKOFF_S[0]
+        backoff = Backoff()
         while not stop.is_set():
             self._replaced = False
             try:
@@ -129,9 +128,9 @@ class Agent:
             if stop.is_set():
                 return
             if self._welcomed:
-                pause = BACKOFF_S[0]
-            delay = pause * random.uniform(0.8, 1.2)
-            pause = min(pause * 2, BACKOFF_S[1])
+                backoff.reset()
+            # ±20 %: agents that lost the host together do not come back together
+            delay = backoff.pause() * random.uniform(0.8, 1.2)
             if self._replaced:
                 delay = REPLACED_PAUSE_S
             with contextlib.suppress(TimeoutError):
