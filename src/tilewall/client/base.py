@@ -335,6 +335,10 @@ class Named(Resource):
             return str(self._t.json("GET", f"{self.collection}/byname{seg(key)}")[self.id_field])
         return self._id_by_name(key)
 
+    def _id_path(self, key: str | int, by: By) -> str:
+        """The path of the object by its id (the operations that exist by id only)."""
+        return self.collection + seg(self._id(key, by))
+
     def _id_by_name(self, name: str) -> str:
         for item in self._t.array("GET", self.collection, self.list_key):
             if item.get(self.name_field) == name:

@@ -70,8 +70,8 @@ class ControlRoom(Named):
             body["name"] = name
         if windows is not None:
             body["windows"] = [dict(w) for w in windows]
-        return self._t.json("PUT", LAYOUTS + seg(self._id(layout, by)), json=body)
+        return self._t.json("PUT", self._id_path(layout, by), json=body)
 
     def delete_layout(self, layout: str, *, by: By = "auto") -> Json:
         """Delete a layout no Command and Control source lists."""
-        return self._t.json("DELETE", LAYOUTS + seg(self._id(layout, by)))
+        return self._t.json("DELETE", self._id_path(layout, by))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tilewall.client.base import By, Json, seg
+from tilewall.client.base import By, Json
 from tilewall.client.playback import NamedPlayable
 
 
@@ -39,7 +39,7 @@ class MirrorGroups(NamedPlayable):
             body["name"] = name
         if display_ids is not None:
             body["displayIds"] = list(display_ids)
-        return self._t.json("PUT", self.collection + seg(self._id(group, by)), json=body)
+        return self._t.json("PUT", self._id_path(group, by), json=body)
 
     def delete(self, group: str, *, by: By = "auto") -> Json:
-        return self._t.json("DELETE", self.collection + seg(self._id(group, by)))
+        return self._t.json("DELETE", self._id_path(group, by))

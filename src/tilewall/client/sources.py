@@ -67,14 +67,14 @@ class Sources(Named):
     def delete(self, source: str, *, by: By = "auto") -> Json:
         if by == "name":
             return self._t.json("DELETE", self.collection, params={"sourceName": source})
-        return self._t.json("DELETE", self.collection + seg(self._id(source, by)))
+        return self._t.json("DELETE", self._id_path(source, by))
 
     def status(self, source: str, *, by: By = "auto") -> Json:
         """A live source's relay: ``state`` (idle, connecting, live, reconnecting,
         failed), ``message`` (why, in words), ``codec``, ``width``, ``height``, ``fps``,
         ``bitrate`` (bits per second) and ``viewers`` (a tilewall extension; 400 for a
         source the host does not relay)."""
-        return self._t.json("GET", self.collection + seg(self._id(source, by)) + "/status")
+        return self._t.json("GET", self._id_path(source, by) + "/status")
 
     def types(self) -> Items:
         """The source types the host can play, with their param schemas and whether the

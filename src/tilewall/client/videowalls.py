@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tilewall.client.base import By, Items, Json, Named, seg
+from tilewall.client.base import By, Items, Json, Named
 
 Geometry = Mapping[str, float]
 
@@ -67,7 +67,7 @@ class VideoWalls(Named):
 
     def delete(self, wall: str, *, by: By = "auto") -> Json:
         """Delete the wall and its zones."""
-        return self._t.json("DELETE", self.collection + seg(self._id(wall, by)))
+        return self._t.json("DELETE", self._id_path(wall, by))
 
     # tilewall extensions
 
@@ -98,4 +98,4 @@ class VideoWalls(Named):
             body["monitors"] = [dict(m) for m in monitors]
         if canvas is not None:
             body["canvasGeometry"] = dict(canvas)
-        return self._t.json("PUT", self.collection + seg(self._id(wall, by)), json=body)
+        return self._t.json("PUT", self._id_path(wall, by), json=body)

@@ -87,7 +87,7 @@ class Zones(NamedPlayable):
             body["displayIds"] = list(display_ids)
         if control_display_id is not None:
             body["controlDisplayId"] = control_display_id
-        return self._t.json("PUT", self.collection + seg(self._id(zone, by)), json=body)
+        return self._t.json("PUT", self._id_path(zone, by), json=body)
 
     def delete(self, zone: str, *, by: By = "auto") -> Json:
-        return self._t.json("DELETE", self.collection + seg(self._id(zone, by)))
+        return self._t.json("DELETE", self._id_path(zone, by))
