@@ -33,19 +33,30 @@ def _frames(n: int):
     return lambda seen: len(seen.frames) >= n
 
 
-async def test_only_the_active_member_relays_and_the_next_one_takes_over(cluster):
+def _members(cluster):
+    """A group of two started: its active member and its standby."""
     first, second = cluster.start("first", "second")
     active = cluster.active()
-    standby = second if active is first else first
+    return active, second if active is first else first
+
+
+def _camera(host, name: str, url: str, *params: tuple[str, str]) -> str:
+    """An RTSP Streamer source of ``url`` (and ``params``) made on ``host``: its id."""
+    values = [("URL", url), *params]
+    body = {
+        "sourceName": unique(name),
+        "sourceType": "RTSP Streamer",
+        "params": [{"type": "", "paramName": n, "paramValue": v} for n, v in values],
+    }
+    answer = host.api.post("/sources", json=body)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["sourceId"])
+
+
+async def test_only_the_active_member_relays_and_the_next_one_takes_over(cluster):
+    active, standby = _members(cluster)
     with udp_ts("h264") as camera:
-        body = {
-            "sourceName": unique("Gate"),
-            "sourceType": "RTSP Streamer",
-            "params": [{"type": "", "paramName": "URL", "paramValue": camera.url}],
-        }
-        answer = active.api.post("/sources", json=body)
-        assert answer.status_code == 200, answer.text
-        source_id = answer.json()["sourceId"]
+        source_id = _camera(active, "Gate", camera.url)
         wait_for(lambda: source_id in str(standby.api.get("/sources").json()))
 
         async with viewer(standby.address, source_id, _token(standby)) as socket:
@@ -73,21 +84,9 @@ def _state(host, source_id: str) -> str:
 async def test_a_source_kept_open_is_opened_by_the_next_active_member(cluster):
     """Keep Open is a duty of the active member: the standby holds nothing open, and the
     member that takes over opens the kept source before anyone shows it."""
-    first, second = cluster.start("first", "second")
-    active = cluster.active()
-    standby = second if active is first else first
+    active, standby = _members(cluster)
     with udp_ts("h264") as camera:
-        body = {
-            "sourceName": unique("Kept gate"),
-            "sourceType": "RTSP Streamer",
-            "params": [
-                {"type": "", "paramName": "URL", "paramValue": camera.url},
-                {"type": "", "paramName": "Keep Open", "paramValue": "true"},
-            ],
-        }
-        answer = active.api.post("/sources", json=body)
-        assert answer.status_code == 200, answer.text
-        source_id = answer.json()["sourceId"]
+        source_id = _camera(active, "Kept gate", camera.url, ("Keep Open", "true"))
         wait_for(lambda: _state(active, source_id) == "live", timeout=30)
         assert active.api.get(f"/sources/{source_id}/status").json()["viewers"] == 0
         assert _state(standby, source_id) != "live"
