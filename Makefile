@@ -93,12 +93,12 @@ bench-deps:
 
 bench: install bench-deps
 	BENCH_COMMAND="make bench" $(BIN)/python bench/run.py
-	$(BIN)/python bench/audit.py
+	$(BIN)/python bench/audit.py --together
 	$(BIN)/python -m bench.follow
 
 bench-quick: install bench-deps
 	BENCH_COMMAND="make bench-quick" $(BIN)/python bench/run.py --quick
-	$(BIN)/python bench/audit.py --quick
+	$(BIN)/python bench/audit.py --quick --together
 	$(BIN)/python -m bench.follow --writes 10 --label quick
 
 # Soak (bench/soak.py): 1,000 churning receivers for 30 minutes; SOAK_ARGS to change that,
