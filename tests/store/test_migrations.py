@@ -15,11 +15,12 @@ from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tilewall.host.access.roles import Role
+from tilewall.host.audit import GENESIS, AuditQuery
 from tilewall.store import engine_for, migrate_database, open_store
 from tilewall.store.migrate import MIGRATIONS, current, upgrade
 from tilewall.store.tables import metadata
 
-HEAD = "0009"
+HEAD = "0010"
 TABLES = {
     "documents",
     "users",
@@ -30,6 +31,8 @@ TABLES = {
     "group_log",
     "audit",
     "audit_head",
+    "audit_keys",
+    "audit_keyed",
 }
 
 
@@ -145,3 +148,32 @@ async def test_users_from_before_roles_are_administrators(url: str, tmp_path: Pa
         "old-user": Role.ADMINISTRATOR,
     }
     assert not any(a.disabled or a.scope or a.scoped_reads for a in users.values())
+
+
+async def test_entries_from_before_the_keys_are_found_by_them(url: str, tmp_path: Path) -> None:
+    engine = engine_for(url)
+    try:
+        await upgrade(engine, "0009")
+        async with engine.begin() as conn:
+            for n, user in enumerate(["ann", "bob", "ann"], start=1):
+                await conn.execute(
+                    sa.text(
+                        "INSERT INTO audit VALUES (:id, :at, :user, '', '', 'op', 'display',"
+                        " :target, '', '[]', 'ok', :prev, :hash)"
+                    ),
+                    {"id": n, "at": 1000 * n, "user": user, "target": f"d{n}"}
+                    | {"prev": f"h{n - 1}" if n > 1 else GENESIS, "hash": f"h{n}"},
+                )
+            await conn.execute(sa.text("UPDATE audit_head SET last_id = 3, last_hash = 'h3'"))
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+    store = await open_store(tmp_path / "store", url)
+    try:
+        by_user, _ = await store.audit_page(AuditQuery(user="ann"))
+        by_target, _ = await store.audit_page(AuditQuery(target="d2"))
+        assert await store.write_audit_keys() == 0  # all keyed by the migration
+    finally:
+        await store.close()
+    assert [e.id for e in by_user] == [3, 1]
+    assert [e.id for e in by_target] == [2]

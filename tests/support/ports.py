@@ -42,8 +42,11 @@ class MemoryStore:
         return {kind: dict(docs) for kind, docs in self.documents.items()}
 
     def _append(self, records: Sequence[AuditRecord]) -> None:
-        last = (self.audit[-1].id, self.audit[-1].hash) if self.audit else self.audit_base
-        self.audit += chain(records, *last)
+        if self.audit:
+            last = self.audit[-1]
+            self.audit += chain(records, last.id, last.hash, last.record.at_ms)
+        else:
+            self.audit += chain(records, *self.audit_base)
 
     async def apply(self, changes: Iterable[Change], audit: Sequence[AuditRecord] = ()) -> None:
         self._check()

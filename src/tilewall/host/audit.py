@@ -16,7 +16,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -152,10 +152,18 @@ def entry_hash(entry_id: int, record: AuditRecord, prev: str) -> str:
     return hashlib.sha256(canonical(content)).hexdigest()
 
 
-def chain(records: Iterable[AuditRecord], last_id: int, last_hash: str) -> list[AuditEntry]:
-    """``records`` numbered and chained after the entry ``last_id`` of hash ``last_hash``."""
+def chain(
+    records: Iterable[AuditRecord], last_id: int, last_hash: str, last_at_ms: int = 0
+) -> list[AuditEntry]:
+    """``records`` numbered and chained after the entry ``last_id`` of hash ``last_hash``
+    written at ``last_at_ms``. An entry is never dated before the one it follows (a clock
+    stepped back, another member's clock a little behind): its time is that one's then, so
+    the entries' times rise with their ids and a window of time is a range of ids."""
     entries = []
     for record in records:
+        if record.at_ms < last_at_ms:
+            record = replace(record, at_ms=last_at_ms)
+        last_at_ms = record.at_ms
         last_id += 1
         digest = entry_hash(last_id, record, last_hash)
         entries.append(AuditEntry(last_id, record, last_hash, digest))

@@ -7,7 +7,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, Target, chain
-from tilewall.store.engine import AsyncConnection
+from tilewall.store.audit_keys import chosen, first_at, forget_keys, keyed_upto
+from tilewall.store.engine import AsyncConnection, executemany_in_one_trip
 from tilewall.store.tables import audit, audit_head
 
 _HEAD = sa.select(
@@ -28,6 +29,7 @@ _COLUMNS = [
     audit.c.prev,
     audit.c.hash,
 ]
+_INSERT = sa.insert(audit)
 #: a write that changes nothing (SQLite: it takes the database's write lock)
 _TOUCH = sa.update(audit_head).where(audit_head.c.id == 1).values(last_id=audit_head.c.last_id)
 #: the entry that says which entries (first id, last id) retention removed
@@ -78,8 +80,10 @@ class Appender:
 
     def __init__(self, dialect: str) -> None:
         self._triggered = dialect == "sqlite"
-        #: (id, hash) of the last entry written, as this store last saw it
-        self._last: tuple[int, str] | None = None
+        #: (id, hash, time) of the last entry written, as this store last saw it
+        self._last: tuple[int, str, int] | None = None
+        #: whether entries were appended since :meth:`take_appended` last asked
+        self._appended = False
 
     async def append(
         self, conn: AsyncConnection, records: Sequence[AuditRecord]
@@ -94,12 +98,23 @@ class Appender:
                 # between the read and the insert
                 await conn.execute(_TOUCH)
             row = (await conn.execute(_HEAD.with_for_update())).one()
-            entries = chain(records, int(row.last_id), str(row.last_hash))
-            await self._insert(conn, entries, int(row.last_id), str(row.last_hash))
+            last_id, last_hash = int(row.last_id), str(row.last_hash)
+            last_at = (
+                await conn.execute(sa.select(audit.c.at_ms).where(audit.c.id == last_id))
+            ).scalar()
+            entries = chain(records, last_id, last_hash, int(last_at or 0))
+            await self._insert(conn, entries, last_id, last_hash)
         # expected from now on; if the transaction fails the store forgets it, and if it
         # is wrong all the same, the next write finds the head elsewhere and reads it
-        self._last = (entries[-1].id, entries[-1].hash)
+        last = entries[-1]
+        self._last = (last.id, last.hash, last.record.at_ms)
+        self._appended = True
         return entries
+
+    def take_appended(self) -> bool:
+        """Whether entries were appended since this was last asked."""
+        appended, self._appended = self._appended, False
+        return appended
 
     async def _expected(
         self, conn: AsyncConnection, records: Sequence[AuditRecord]
@@ -112,12 +127,14 @@ class Appender:
         if self._triggered:
             try:
                 # the trigger refuses the first entry, and so the statement, if the
-                # head is elsewhere; the transaction goes on
-                await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+                # head is elsewhere; the transaction goes on. One trip to SQLite's
+                # thread, where SQLAlchemy's statement takes three: it is written by
+                # every commit of changes, and each trip waits for the event loop
+                await executemany_in_one_trip(conn, _INSERT, [_row(entry) for entry in entries])
             except sa.exc.IntegrityError:
                 return None
             return entries
-        moved = await conn.execute(_move(self._last, entries[-1]))
+        moved = await conn.execute(_move(self._last[:2], entries[-1]))
         if moved.rowcount != 1:
             return None
         await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
@@ -153,22 +170,6 @@ async def head(conn: AsyncConnection) -> tuple[tuple[int, str], tuple[int, str]]
     return (int(row.base_id), row.base_hash), (int(row.last_id), row.last_hash)
 
 
-def _filtered(statement: sa.Select[Any], query: AuditQuery) -> sa.Select[Any]:
-    if query.since_ms is not None:
-        statement = statement.where(audit.c.at_ms >= query.since_ms)
-    if query.until_ms is not None:
-        statement = statement.where(audit.c.at_ms < query.until_ms)
-    if query.user is not None:
-        statement = statement.where(audit.c.user == query.user)
-    if query.target is not None:
-        statement = statement.where(audit.c.target_id == query.target)
-    if query.operation is not None:
-        statement = statement.where(audit.c.operation == query.operation)
-    if query.before is not None:
-        statement = statement.where(audit.c.id < query.before)
-    return statement
-
-
 #: the entry before each entry of a page (its hash is what the entry's ``prev`` must be)
 _BEFORE = audit.alias("before")
 
@@ -178,15 +179,25 @@ async def page(conn: AsyncConnection, query: AuditQuery) -> list[tuple[AuditEntr
     id: a page goes on from the id before which the last one stopped), each with the
     hash of the entry before it (None: there is none).
 
-    The page's ids are chosen first, from an index that holds them (a filter's, or a
-    window's: every id in the window is read from the index and sorted, not every
-    entry); then the page's entries and those before them are read, in one statement."""
+    The window of time is found as a range of ids, the page's ids are chosen in it by
+    the keys it names (:func:`tilewall.store.audit_keys.chosen`), then the page's
+    entries and those before them are read, in one statement."""
+    (base_id, _), (last_id, _) = await head(conn)
+    first, last = base_id + 1, last_id
+    if query.before is not None:
+        last = min(last, query.before - 1)
+    if query.until_ms is not None:
+        last = min(last, await first_at(conn, query.until_ms, first, last) - 1)
+    if query.since_ms is not None:
+        first = await first_at(conn, query.since_ms, first, last)
+    if first > last:
+        return []
+    ids = chosen(query, first, last, await keyed_upto(conn))
     newest = audit.c.id.desc()
-    chosen = _filtered(sa.select(audit.c.id), query).order_by(newest).limit(query.limit)
     statement = (
         sa.select(*_COLUMNS, _BEFORE.c.hash)
         .select_from(audit.outerjoin(_BEFORE, _BEFORE.c.id == audit.c.id - 1))
-        .where(audit.c.id.in_(chosen.correlate(None)))
+        .where(audit.c.id.in_(ids.correlate(None)))
         .order_by(newest)
     )
     rows = await conn.execute(statement)
@@ -213,15 +224,13 @@ async def prune(conn: AsyncConnection, before_ms: int, noted: Noting | None) -> 
     (first, last) is appended after. How many went."""
     row = (await conn.execute(_HEAD.with_for_update())).one()
     base_id, last_id = int(row.base_id), int(row.last_id)
-    first_kept = (
-        await conn.execute(sa.select(sa.func.min(audit.c.id)).where(audit.c.at_ms >= before_ms))
-    ).scalar()
-    cut = last_id if first_kept is None else int(first_kept) - 1
+    cut = await first_at(conn, before_ms, base_id + 1, last_id) - 1
     if cut <= base_id:
         return 0
     cut_hash = (await conn.execute(sa.select(audit.c.hash).where(audit.c.id == cut))).scalar()
     if cut_hash is None:  # the chain is broken there already: leave it to be found
         return 0
+    await forget_keys(conn, base_id + 1, cut)
     await conn.execute(sa.delete(audit).where(audit.c.id <= cut))
     await conn.execute(
         sa.update(audit_head).where(audit_head.c.id == 1).values(base_id=cut, base_hash=cut_hash)

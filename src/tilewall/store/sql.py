@@ -21,7 +21,7 @@ from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, entry_hash,
 from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 from tilewall.store import audit as audit_sql
-from tilewall.store import tables, user_rows
+from tilewall.store import audit_keys, tables, user_rows
 from tilewall.store.engine import AsyncConnection, AsyncEngine
 from tilewall.store.health import FAILURES, Health, describe
 from tilewall.store.migrate import Schema
@@ -108,6 +108,7 @@ class SqlStore:
         self._health = Health()
         self._sql = Statements(engine.dialect.name)
         self._audit = audit_sql.Appender(engine.dialect.name)
+        self._audit_keys = audit_keys.Keeping(self.write_audit_keys)
 
     @property
     def engine(self) -> AsyncEngine:
@@ -132,6 +133,8 @@ class SqlStore:
             raise
         self._health.succeeded()
         self._committed(written)
+        if self._audit.take_appended():
+            self._audit_keys.appended()
 
     def _may_write(self) -> None:
         """Raise if this store must not write now (a standby of a group)."""
@@ -155,6 +158,7 @@ class SqlStore:
             raise StoreFailed(f"the host's store cannot be read: {describe(error)}") from error
 
     async def close(self) -> None:
+        await self._audit_keys.close()
         await self._engine.dispose()
 
     # documents
@@ -271,6 +275,12 @@ class SqlStore:
             removed = await audit_sql.prune(conn, before_ms, noted)
         self._audit.forget()  # its entry moved the head
         return removed
+
+    async def write_audit_keys(self) -> int:
+        """Write the lookup keys of entries appended since the last time (a few thousand
+        in one transaction, :mod:`tilewall.store.audit_keys`); how many entries."""
+        async with self._write([]) as conn:
+            return await audit_keys.write_keys(conn)
 
     async def verify_audit(self) -> int | None:
         """The id of the first entry that breaks the whole chain; None when it holds."""

@@ -109,7 +109,10 @@ group_log = sa.Table(
 )
 
 # --- the audit trail (tilewall.host.audit): entries numbered 1, 2, ... without gaps,
-# each chained to the one before it by ``prev``
+# each chained to the one before it by ``prev``, their times rising with their ids (a
+# window of time is a range of ids). The table has no index of its own: each one would
+# be written by every commit of changes; its lookup keys are written a second's entries
+# at a time into ``audit_keys`` (tilewall.store.audit_keys)
 
 audit = sa.Table(
     "audit",
@@ -133,14 +136,6 @@ audit = sa.Table(
     sa.Column("outcome", sa.String, nullable=False),
     sa.Column("prev", sa.String, nullable=False),
     sa.Column("hash", sa.String, nullable=False),
-    # a window's indexes hold the id: a page is chosen from the index alone
-    sa.Index("audit_at", "at_ms", "id"),
-    sa.Index("audit_user", "user", "id"),
-    sa.Index("audit_target", "target_id", "id"),
-    sa.Index("audit_operation", "operation", "id"),
-    # a user's or an operation's entries in a window of time
-    sa.Index("audit_user_at", "user", "at_ms", "id"),
-    sa.Index("audit_operation_at", "operation", "at_ms", "id"),
 )
 
 #: one row (id 1): the last entry written (``last_id``, ``last_hash``) and the last one
@@ -154,4 +149,23 @@ audit_head = sa.Table(
     sa.Column("last_hash", sa.String, nullable=False),
     sa.Column("base_id", sa.BigInteger, nullable=False),
     sa.Column("base_hash", sa.String, nullable=False),
+)
+
+#: an entry's id under each of its lookup keys: (kind of key, key, id); the kinds are
+#: tilewall.store.audit_keys.KINDS (a user, a target's id, an operation)
+audit_keys = sa.Table(
+    "audit_keys",
+    metadata,
+    sa.Column("kind", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sqlite_with_rowid=False,
+)
+
+#: one row (id 1): the entries up to ``upto`` have their keys in ``audit_keys``
+audit_keyed = sa.Table(
+    "audit_keyed",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("upto", sa.BigInteger, nullable=False),
 )
