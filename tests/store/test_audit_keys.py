@@ -35,7 +35,7 @@ async def keyed(store: SqlStore) -> list[tuple[int, str, int]]:
     keys = tables.audit_keys
     async with store.engine.connect() as conn:
         rows = await conn.execute(sa.select(keys).order_by(keys.c.id, keys.c.kind))
-        return [tuple(row) for row in rows]  # type: ignore[misc]
+        return [tuple(row) for row in rows]
 
 
 async def test_a_page_by_any_key_finds_entries_keyed_and_not_yet_keyed(store: SqlStore) -> None:
@@ -50,7 +50,7 @@ async def test_a_page_by_any_key_finds_entries_keyed_and_not_yet_keyed(store: Sq
         {"target": "t2", "user": "c"},
     ):
 
-        def keep(r: AuditRecord, q: dict[str, str] = query) -> bool:  # type: ignore[assignment]
+        def keep(r: AuditRecord, q: dict[str, str] = query) -> bool:
             fields = {"user": r.user, "target": r.target and r.target.id, "operation": r.operation}
             return all(fields[k] == v for k, v in q.items())
 

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, Target, chain
 from tilewall.store.audit_keys import chosen, first_at, forget_keys, keyed_upto
-from tilewall.store.engine import AsyncConnection, executemany_in_one_trip
+from tilewall.store.engine import AsyncConnection, Step, executemany_in_one_trip
 from tilewall.store.tables import audit, audit_head
 
 _HEAD = sa.select(
@@ -86,29 +86,37 @@ class Appender:
         self._appended = False
 
     async def append(
-        self, conn: AsyncConnection, records: Sequence[AuditRecord]
+        self, conn: AsyncConnection, records: Sequence[AuditRecord], writes: Sequence[Step] = ()
     ) -> list[AuditEntry]:
-        if not records:
-            return []
-        entries = await self._expected(conn, records)
+        """Run ``writes`` (what ``records`` record), then append the entries of
+        ``records``: on SQLite in one trip to its thread when the head is where this
+        store expects it (a commit of changes waits for each trip on a busy loop)."""
+        entries = self._expected(records)
+        if self._triggered:
+            # the trigger refuses the first entry, and so the statement, if the head is
+            # elsewhere; the transaction goes on
+            appending = [Step(_INSERT, [_row(entry) for entry in entries or ()], True)]
+            refused = await executemany_in_one_trip(conn, [*writes, *appending])
+            if refused[-1]:
+                entries = None
+        else:
+            for step in writes:
+                if step.rows:
+                    await conn.execute(step.statement, step.rows)
+            if entries and self._last is not None:
+                moved = await conn.execute(_move(self._last[:2], entries[-1]))
+                if moved.rowcount == 1:
+                    await conn.execute(_INSERT, [_row(entry) for entry in entries])
+                else:
+                    entries = None
         if entries is None:
-            if self._triggered:
-                # SQLite locks the database for writing at its first write: take the
-                # lock before reading the head, so that no other writer moves it on
-                # between the read and the insert
-                await conn.execute(_TOUCH)
-            row = (await conn.execute(_HEAD.with_for_update())).one()
-            last_id, last_hash = int(row.last_id), str(row.last_hash)
-            last_at = (
-                await conn.execute(sa.select(audit.c.at_ms).where(audit.c.id == last_id))
-            ).scalar()
-            entries = chain(records, last_id, last_hash, int(last_at or 0))
-            await self._insert(conn, entries, last_id, last_hash)
-        # expected from now on; if the transaction fails the store forgets it, and if it
-        # is wrong all the same, the next write finds the head elsewhere and reads it
-        last = entries[-1]
-        self._last = (last.id, last.hash, last.record.at_ms)
-        self._appended = True
+            entries = await self._append_at_head(conn, records)
+        if entries:
+            # expected from now on; if the transaction fails the store forgets it, and if
+            # it is wrong all the same, the next write finds the head elsewhere
+            last = entries[-1]
+            self._last = (last.id, last.hash, last.record.at_ms)
+            self._appended = True
         return entries
 
     def take_appended(self) -> bool:
@@ -116,36 +124,32 @@ class Appender:
         appended, self._appended = self._appended, False
         return appended
 
-    async def _expected(
-        self, conn: AsyncConnection, records: Sequence[AuditRecord]
-    ) -> list[AuditEntry] | None:
-        """The entries written after the last one this store knows of; None (nothing
-        written) when the head is elsewhere."""
-        if self._last is None:
-            return None
-        entries = chain(records, *self._last)
-        if self._triggered:
-            try:
-                # the trigger refuses the first entry, and so the statement, if the
-                # head is elsewhere; the transaction goes on. One trip to SQLite's
-                # thread, where SQLAlchemy's statement takes three: it is written by
-                # every commit of changes, and each trip waits for the event loop
-                await executemany_in_one_trip(conn, _INSERT, [_row(entry) for entry in entries])
-            except sa.exc.IntegrityError:
-                return None
-            return entries
-        moved = await conn.execute(_move(self._last[:2], entries[-1]))
-        if moved.rowcount != 1:
-            return None
-        await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
-        return entries
+    def _expected(self, records: Sequence[AuditRecord]) -> list[AuditEntry] | None:
+        """The entries of ``records`` after the last one this store knows of (None: it
+        knows of none)."""
+        if not records:
+            return []
+        return None if self._last is None else chain(records, *self._last)
 
-    async def _insert(
-        self, conn: AsyncConnection, entries: list[AuditEntry], last_id: int, last_hash: str
-    ) -> None:
+    async def _append_at_head(
+        self, conn: AsyncConnection, records: Sequence[AuditRecord]
+    ) -> list[AuditEntry]:
+        """The entries of ``records`` after the head, read under lock, written."""
+        if self._triggered:
+            # SQLite locks the database for writing at its first write: take the lock
+            # before reading the head, so that no other writer moves it on between the
+            # read and the insert
+            await conn.execute(_TOUCH)
+        row = (await conn.execute(_HEAD.with_for_update())).one()
+        last_id, last_hash = int(row.last_id), str(row.last_hash)
+        last_at = (
+            await conn.execute(sa.select(audit.c.at_ms).where(audit.c.id == last_id))
+        ).scalar()
+        entries = chain(records, last_id, last_hash, int(last_at or 0))
         if not self._triggered:
             await conn.execute(_move((last_id, last_hash), entries[-1]))
-        await conn.execute(sa.insert(audit), [_row(entry) for entry in entries])
+        await conn.execute(_INSERT, [_row(entry) for entry in entries])
+        return entries
 
     def forget(self) -> None:
         """A transaction failed, or the head moved elsewhere: read it next time."""

@@ -22,7 +22,7 @@ from tilewall.host.errors import StoreFailed
 from tilewall.host.ports import Change
 from tilewall.store import audit as audit_sql
 from tilewall.store import audit_keys, tables, user_rows
-from tilewall.store.engine import AsyncConnection, AsyncEngine
+from tilewall.store.engine import AsyncConnection, AsyncEngine, Step
 from tilewall.store.health import FAILURES, Health, describe
 from tilewall.store.migrate import Schema
 
@@ -185,12 +185,9 @@ class SqlStore:
         gone = [{"b_kind": k, "b_key": key} for (k, key), b in latest.items() if b is None]
         if not puts and not gone and not audit:
             return
+        writes = [Step(self._sql.delete_document, gone), Step(self._sql.put_documents, puts)]
         async with self._write(list(latest)) as conn:
-            if gone:
-                await conn.execute(self._sql.delete_document, gone)
-            if puts:
-                await conn.execute(self._sql.put_documents, puts)
-            await self._audit.append(conn, audit)
+            await self._audit.append(conn, audit, writes)
 
     # users
 
