@@ -7,11 +7,14 @@ lock (requirements/dev.lock) holds those versions."""
 import asyncio
 import json
 import re
+import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import litestar
 import pytest
 import sqlalchemy
@@ -23,6 +26,7 @@ from websockets.protocol import Side, State
 
 from tests.support.server import serve_asgi
 from tilewall.reaches import uvicorn_connection
+from tilewall.reaches.aiosqlite_thread import run_on_thread
 from tilewall.reaches.litestar_router import AppRouter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,3 +246,29 @@ def test_the_libraries_reached_into_are_pinned_to_a_minor_release(name: str) -> 
         "",
     )
     assert ">=" in line and ",<" in line, f"pyproject.toml: {name} is not pinned: {line!r}"
+
+
+# aiosqlite: a batch's statements run in one trip to the connection's thread
+# (reaches/aiosqlite_thread.py)
+
+
+async def test_aiosqlite_runs_a_function_on_its_connections_thread() -> None:
+    async with aiosqlite.connect(":memory:") as driver:
+        missing = [name for name in ("_execute", "_conn") if not hasattr(driver, name)]
+        assert not missing, (
+            f"aiosqlite {aiosqlite.__version__} has no Connection.{', '.join(missing)}: "
+            "tilewall.reaches.aiosqlite_thread cannot run a batch's statements in one trip "
+            "to the connection's thread; run them through SQLAlchemy's adapter (three trips "
+            "a statement) or through aiosqlite's new way, and drop the reach"
+        )
+
+        def work(connection: sqlite3.Connection) -> tuple[int, int]:
+            return threading.get_ident(), connection.execute("SELECT 41 + 1").fetchone()[0]
+
+        thread, answer = await run_on_thread(driver, work)
+    assert answer == 42
+    assert thread != threading.get_ident(), (
+        f"aiosqlite {aiosqlite.__version__} ran Connection._execute's function on the "
+        "event loop's thread, not the connection's: tilewall.reaches.aiosqlite_thread "
+        "would block the loop for every batch of changes"
+    )
