@@ -64,7 +64,9 @@ async def executemany_in_one_trip(conn: AsyncConnection, steps: Sequence[Step]) 
 
 
 @functools.cache
-def _compiled(statement: sa.Insert | sa.Update | sa.Delete, dialect: sa.Dialect) -> tuple[str, tuple[str, ...]]:
+def _compiled(
+    statement: sa.Insert | sa.Update | sa.Delete, dialect: sa.Dialect
+) -> tuple[str, tuple[str, ...]]:
     """The SQL of ``statement`` and the names of its parameters in order."""
     compiled = statement.compile(dialect=dialect)
     return str(compiled), tuple(compiled.positiontup or ())
