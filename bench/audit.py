@@ -96,8 +96,7 @@ async def fill(data_dir: Path, entries: int, start_ms: int) -> None:
             written += len(records)
             if written % 200_000 == 0:
                 log(f"{written} entries written")
-        while await store.write_audit_keys():  # as the host does a second after appending
-            pass
+        await store.write_audit_keys()  # as the host does a second after appending
     finally:
         await store.close()
 

@@ -4,10 +4,13 @@ yet or not, a window of time is a range of ids, retention takes the keys of what
 removes, and the keys follow the entries by themselves."""
 
 import asyncio
+import sqlite3
 import time
+from pathlib import Path
 
 import sqlalchemy as sa
 
+from tests.support.app import app_client
 from tilewall.host.audit import AuditQuery, AuditRecord, Target
 from tilewall.store import SqlStore, tables
 
@@ -115,3 +118,23 @@ async def test_the_keys_follow_the_entries_by_themselves(store: SqlStore) -> Non
         for n in range(1, 6)
         for kind, key in ((1, "abc"[n % 3]), (2, f"t{n % 4}"), (3, "xy"[n % 2]))
     )
+
+
+def test_a_stopped_hosts_last_entries_are_keyed_when_it_starts_again(data_dir: Path) -> None:
+    def keyed_and_last() -> tuple[int, int]:
+        with sqlite3.connect(data_dir / "tilewall.db") as db:
+            (upto,) = db.execute("SELECT upto FROM audit_keyed").fetchone()
+            (last,) = db.execute("SELECT max(id) FROM audit").fetchone()
+        return upto, last
+
+    with app_client(data_dir):  # its start and the login append entries
+        pass
+    # stopped within the second after: the keys of its last entries were not written
+    upto, last = keyed_and_last()
+    assert upto < last
+    with app_client(data_dir, session=False):
+        # the scheduler's first round on the host started again writes them
+        deadline = time.monotonic() + 10
+        while keyed_and_last()[0] < last and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert keyed_and_last()[0] >= last

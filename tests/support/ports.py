@@ -108,6 +108,9 @@ class MemoryStore:
     async def verify_audit(self) -> int | None:
         return first_bad(self.audit, self.audit_base, None)
 
+    async def write_audit_keys(self) -> int:
+        return 0  # its pages are read from memory: nothing to key
+
     async def prune_audit(
         self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
     ) -> int:

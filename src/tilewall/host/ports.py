@@ -114,6 +114,11 @@ class AuditStore(Protocol):
         """The id of the first entry that breaks the whole chain; None when it holds."""
         ...
 
+    async def write_audit_keys(self) -> int:
+        """Write the lookup keys of the entries not keyed yet (a store keys them by
+        itself soon after appending; these are a stopped host's last ones); how many."""
+        ...
+
     async def prune_audit(
         self, before_ms: int, noted: Callable[[int, int], AuditRecord] | None = None
     ) -> int:

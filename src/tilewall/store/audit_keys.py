@@ -167,8 +167,7 @@ class Keeping:
             while self._more:
                 await asyncio.sleep(DELAY_S)
                 self._more = False
-                while await self._write() >= BATCH:
-                    pass
+                await self._write()
         except StoreFailed as error:
             log.warning("the audit trail's keys are not written for now: %s", error)
         except Exception:

@@ -274,10 +274,15 @@ class SqlStore:
         return removed
 
     async def write_audit_keys(self) -> int:
-        """Write the lookup keys of entries appended since the last time (a few thousand
-        in one transaction, :mod:`tilewall.store.audit_keys`); how many entries."""
-        async with self._write([]) as conn:
-            return await audit_keys.write_keys(conn)
+        """Write the lookup keys of the entries not keyed yet, in transactions of a few
+        thousand (:mod:`tilewall.store.audit_keys`); how many entries."""
+        written = 0
+        while True:
+            async with self._write([]) as conn:
+                keyed = await audit_keys.write_keys(conn)
+            written += keyed
+            if keyed < audit_keys.BATCH:
+                return written
 
     async def verify_audit(self) -> int | None:
         """The id of the first entry that breaks the whole chain; None when it holds."""

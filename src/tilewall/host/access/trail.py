@@ -53,9 +53,13 @@ class AuditTrail:
 
     async def prune(self) -> int:
         """Remove the entries older than the retention, as a whole prefix (what is kept
-        still verifies from its first entry), with an entry saying so; how many went."""
+        still verifies from its first entry), with an entry saying so; how many went.
+        First the lookup keys of entries not keyed yet are written (the active host's
+        scheduler prunes when it starts, then every hour: a host stopped before it keyed
+        its last entries leaves them to the next)."""
         if self._store is None:
             return 0
+        await self._store.write_audit_keys()
         now_ms = self._core.clock.now_ms()
         days = self.retention_days()
 
