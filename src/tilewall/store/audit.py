@@ -70,9 +70,10 @@ class Appender:
     """Appends entries in the transaction of what they record, chained after the last
     entry written, which it keeps in memory so that a write usually costs no read.
 
-    On SQLite one statement: the entries are inserted and a trigger (migration 0006)
-    checks that each follows the head row and moves the head on; SQLite has one writer at
-    a time. On PostgreSQL two: the head row is moved on from the entry expected first
+    On SQLite one statement, run with the writes it records in one trip to SQLite's
+    thread: the entries are inserted and a trigger (migration 0006) checks that each
+    follows the head row and moves the head on; SQLite has one writer at a time. On
+    PostgreSQL two: the head row is moved on from the entry expected first
     (which locks it: a second writer waits for the first to commit), then the entries
     are inserted. When the head is not where it was expected (another process wrote,
     retention moved it), the head is read under lock and the entries chained from there.
