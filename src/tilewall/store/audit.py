@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tilewall.host.audit import AuditEntry, AuditQuery, AuditRecord, Target, chain
-from tilewall.store.audit_keys import chosen, first_at, forget_keys, keyed_upto
+from tilewall.store.audit_keys import bounds, chosen, first_at, forget_keys
 from tilewall.store.engine import AsyncConnection, Step, executemany_in_one_trip
 from tilewall.store.tables import audit, audit_head
 
@@ -187,7 +187,7 @@ async def page(conn: AsyncConnection, query: AuditQuery) -> list[tuple[AuditEntr
     The window of time is found as a range of ids, the page's ids are chosen in it by
     the keys it names (:func:`tilewall.store.audit_keys.chosen`), then the page's
     entries and those before them are read, in one statement."""
-    (base_id, _), (last_id, _) = await head(conn)
+    base_id, last_id, upto = await bounds(conn)
     first, last = base_id + 1, last_id
     if query.before is not None:
         last = min(last, query.before - 1)
@@ -197,7 +197,7 @@ async def page(conn: AsyncConnection, query: AuditQuery) -> list[tuple[AuditEntr
         first = await first_at(conn, query.since_ms, first, last)
     if first > last:
         return []
-    ids = chosen(query, first, last, await keyed_upto(conn))
+    ids = chosen(query, first, last, upto)
     newest = audit.c.id.desc()
     statement = (
         sa.select(*_COLUMNS, _BEFORE.c.hash)

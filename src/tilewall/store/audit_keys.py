@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from tilewall.host.audit import AuditQuery
 from tilewall.host.errors import StoreFailed
 from tilewall.store.engine import AsyncConnection
-from tilewall.store.tables import audit, audit_keyed, audit_keys
+from tilewall.store.tables import audit, audit_head, audit_keyed, audit_keys
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +38,17 @@ BATCH = 20_000
 DELAY_S = 1.0
 
 _UPTO = sa.select(audit_keyed.c.upto).where(audit_keyed.c.id == 1)
+#: (base id, last id, keyed up to): the ids a page is chosen among, and how it is read
+_BOUNDS = sa.select(audit_head.c.base_id, audit_head.c.last_id, _UPTO.scalar_subquery()).where(
+    audit_head.c.id == 1
+)
 
 
-async def keyed_upto(conn: AsyncConnection) -> int:
-    """The id up to which every entry's keys are written."""
-    return int((await conn.execute(_UPTO)).scalar_one())
+async def bounds(conn: AsyncConnection) -> tuple[int, int, int]:
+    """The first kept id less one, the last id, and the id up to which every entry's
+    keys are written, in one read."""
+    base_id, last_id, upto = (await conn.execute(_BOUNDS)).one()
+    return int(base_id), int(last_id), int(upto)
 
 
 async def write_keys(conn: AsyncConnection, limit: int = BATCH) -> int:
@@ -102,8 +108,7 @@ def chosen(query: AuditQuery, first: int, last: int, upto: int) -> sa.Select[Any
     keys written up to ``upto`` and from the entries after it, else by id."""
     matches = _matches(query)
     newest = audit.c.id.desc()
-    given = {TARGET: query.target, USER: query.user, OPERATION: query.operation}
-    keyed = [(kind, value) for kind, value in given.items() if value is not None]
+    keyed = _keys_named(query)
     if not keyed:
         return (
             sa.select(audit.c.id)
@@ -134,17 +139,21 @@ def chosen(query: AuditQuery, first: int, last: int, upto: int) -> sa.Select[Any
     return sa.select(both.c.id).order_by(both.c.id.desc()).limit(query.limit)
 
 
+def _keys_named(query: AuditQuery) -> list[tuple[int, str]]:
+    """The keys ``query`` filters by, (kind, value), the rarest kind first: a target's
+    entries are fewer than a user's, a user's than an operation's."""
+    named = ((TARGET, query.target), (USER, query.user), (OPERATION, query.operation))
+    return [(kind, value) for kind, value in named if value is not None]
+
+
 def _matches(query: AuditQuery) -> list[sa.ColumnElement[bool]]:
     """What an entry of the page must hold (its time: entries written before times rose
     with ids may lie outside the range of ids found for the window)."""
-    out = []
+    out = [COLUMNS[kind] == value for kind, value in _keys_named(query)]
     if query.since_ms is not None:
         out.append(audit.c.at_ms >= query.since_ms)
     if query.until_ms is not None:
         out.append(audit.c.at_ms < query.until_ms)
-    for kind, value in ((USER, query.user), (TARGET, query.target), (OPERATION, query.operation)):
-        if value is not None:
-            out.append(COLUMNS[kind] == value)
     return out
 
 

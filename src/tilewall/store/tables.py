@@ -152,7 +152,7 @@ audit_head = sa.Table(
 )
 
 #: an entry's id under each of its lookup keys: (kind of key, key, id); the kinds are
-#: tilewall.store.audit_keys.KINDS (a user, a target's id, an operation)
+#: numbered by tilewall.store.audit_keys (USER, TARGET, OPERATION)
 audit_keys = sa.Table(
     "audit_keys",
     metadata,

@@ -26,12 +26,14 @@ INDEXES = {
     "audit_user_at": ["user", "at_ms", "id"],
     "audit_operation_at": ["operation", "at_ms", "id"],
 }
-#: kind of key (as tilewall.store.audit_keys.KINDS numbers them): the entry's column
+#: kind of key (as tilewall.store.audit_keys numbers them: USER, TARGET, OPERATION): the
+#: entry's column
 KEYS = {1: "user", 2: "target_id", 3: "operation"}
 
 
 def upgrade() -> None:
-    # written out, not taken from tables: a migration is frozen history
+    # written out, not taken from tables.audit_keys (the same shape today): a migration
+    # is frozen history, and the table may change after it
     op.create_table(
         "audit_keys",
         sa.Column("kind", sa.SmallInteger, primary_key=True, autoincrement=False),
