@@ -5,11 +5,15 @@ entry after the one before, never two off the same one, and the chain verifies."
 import asyncio
 import itertools
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import sqlalchemy as sa
 
 from tilewall.host.audit import GENESIS, AuditQuery, AuditRecord
 from tilewall.store import SqlStore, open_store, tables
+from tilewall.store.audit import Appender
+from tilewall.store.engine import Step
 
 
 def record(n: int, user: str = "admin") -> AuditRecord:
@@ -79,3 +83,35 @@ async def test_a_page_verifies_while_its_entries_hold_and_follow_those_before_th
     async with store.engine.begin() as conn:  # an entry removed: 2 follows nothing now
         await conn.execute(sa.delete(audit).where(audit.c.id == 1))
     assert await page("a") == ([6, 4, 2], False)
+
+
+async def test_entries_are_written_when_the_head_is_forgotten_during_the_writes() -> None:
+    """Retention ends its transaction, and the store forgets the head, while a batch's
+    documents are written (PostgreSQL awaits each statement): the batch's entries are
+    written all the same, chained after the head the batch expected."""
+    appender = Appender("postgresql")
+    documents = sa.insert(tables.documents)
+    executed: list[object] = []
+
+    class Result:
+        rowcount = 1
+
+        def one(self) -> SimpleNamespace:  # the head row, when it is read
+            return SimpleNamespace(last_id=0, last_hash=GENESIS)
+
+        def scalar(self) -> None:
+            return None
+
+    class Connection:
+        async def execute(self, statement: object, rows: object = None) -> Result:
+            executed.append(statement)
+            if statement is documents:
+                appender.forget()  # as prune_audit does once its transaction has ended
+            return Result()
+
+    conn: Any = Connection()
+    await appender.append(conn, [record(1)])
+    executed.clear()
+    [entry] = await appender.append(conn, [record(2)], [Step(documents, [{"kind": "k"}])])
+    inserted = [s for s in executed if isinstance(s, sa.Insert) and s.table is tables.audit]
+    assert (entry.id, len(inserted)) == (2, 1)

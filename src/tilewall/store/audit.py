@@ -92,7 +92,10 @@ class Appender:
         """Run ``writes`` (what ``records`` record), then append the entries of
         ``records``: on SQLite in one trip to its thread when the head is where this
         store expects it (a commit of changes waits for each trip on a busy loop)."""
-        entries = self._expected(records)
+        # what this store expects now: ``forget`` may be called while the writes below
+        # are awaited (retention moved the head), and the entries must still be written
+        last = self._last
+        entries = self._expected(records, last)
         if self._triggered:
             # the trigger refuses the first entry, and so the statement, if the head is
             # elsewhere; the transaction goes on
@@ -104,8 +107,8 @@ class Appender:
             for step in writes:
                 if step.rows:
                     await conn.execute(step.statement, step.rows)
-            if entries and self._last is not None:
-                moved = await conn.execute(_move(self._last[:2], entries[-1]))
+            if entries and last is not None:  # entries are only expected after a last one
+                moved = await conn.execute(_move(last[:2], entries[-1]))
                 if moved.rowcount == 1:
                     await conn.execute(_INSERT, [_row(entry) for entry in entries])
                 else:
@@ -115,8 +118,8 @@ class Appender:
         if entries:
             # expected from now on; if the transaction fails the store forgets it, and if
             # it is wrong all the same, the next write finds the head elsewhere
-            last = entries[-1]
-            self._last = (last.id, last.hash, last.record.at_ms)
+            newest = entries[-1]
+            self._last = (newest.id, newest.hash, newest.record.at_ms)
             self._appended = True
         return entries
 
@@ -125,12 +128,15 @@ class Appender:
         appended, self._appended = self._appended, False
         return appended
 
-    def _expected(self, records: Sequence[AuditRecord]) -> list[AuditEntry] | None:
-        """The entries of ``records`` after the last one this store knows of (None: it
-        knows of none)."""
+    @staticmethod
+    def _expected(
+        records: Sequence[AuditRecord], last: tuple[int, str, int] | None
+    ) -> list[AuditEntry] | None:
+        """The entries of ``records`` after ``last``, the last one this store knows of
+        (None: it knows of none)."""
         if not records:
             return []
-        return None if self._last is None else chain(records, *self._last)
+        return None if last is None else chain(records, *last)
 
     async def _append_at_head(
         self, conn: AsyncConnection, records: Sequence[AuditRecord]
