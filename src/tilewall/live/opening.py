@@ -67,6 +67,13 @@ def options(source: LiveInput) -> dict[str, str]:
         opts["overrun_nonfatal"] = "1"
         opts["fifo_size"] = "1000000"
         opts["buffer_size"] = "4000000"
+    if scheme == "rtp":
+        # MPEG-TS in RTP names its streams' codecs only in its tables, which the first
+        # packets read may not hold yet (then its one stream is of no known type, 1 open
+        # in 2 right after the sender starts): read on until they came. The packets read
+        # meanwhile are kept for the demuxer, so the first picture comes no later.
+        opts["probesize"] = "500000"
+        opts["analyzeduration"] = "500000"
     if scheme in ("http", "https"):
         opts["reconnect"] = "0"
         # an HLS playlist's streams are found in its first segment: probe that much
