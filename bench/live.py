@@ -55,7 +55,7 @@ from bench.livefeeds import (
     watching,
 )
 from bench.procs import Proc, free_port
-from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
+from tilewall.config import LIVE_DELAY_ENV
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -294,9 +294,7 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=16)
     parser.add_argument("--processes", type=int, default=2, help="viewer processes (many)")
     parser.add_argument("--size", default="1920x1080", help="the latency source's picture")
-    parser.add_argument(
-        "--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default {LIVE_DELAY_MS})"
-    )
+    parser.add_argument("--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default auto)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     quick = args.quick
@@ -304,7 +302,7 @@ def main() -> None:
     results: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpus": os.cpu_count(),
-        "delay_ms": LIVE_DELAY_MS if args.delay_ms is None else args.delay_ms,
+        "delay_ms": "auto" if args.delay_ms is None else args.delay_ms,
         "load_before": os.getloadavg(),
     }
     with tempfile.TemporaryDirectory(prefix="tilewall-live-") as folder:

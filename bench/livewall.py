@@ -17,27 +17,41 @@ of the animation frame it was drawn in, and the frame's ``at``). Figures:
   With ``--keep-open`` the source is set to ``Keep Open`` and the zone stays stopped
   past the lingering before each switch (*kept*: open only because it is kept).
 
+With ``--marked`` the camera is bench/livefeeds.py's instead (PyAV's libx264, each
+picture's making instant in an SEI), and a viewer of the stream's wire reads them:
+*glass* is, for every frame a tile drew, its drawing instant less the instant its
+picture was made, glass to glass in full. ``--settle S`` plays S seconds before the
+measured play, for the stream's delay to follow the tiles' reports (docs/live.md);
+*delay* is the host's delay when the measured play begins and ends.
+
     PYTHONPATH=src python -m bench.livewall --tiles 9 --play 10 --switches 8
+    PYTHONPATH=src python -m bench.livewall --tiles 1 --size 1920x1080 --marked \
+        --settle 45 --play 60 --switches 1
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import re
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from bench.chromium import CHROMIUM, CHROMIUM_ARGS, receiver_pages, wait_for_tiles
+from bench.livefeeds import MarkedSource, Viewer, watching
 from bench.procs import free_port, tilewall_proc
 from bench.seed import ADMIN, PASSWORD, Seeded, seed
 from bench.syncframes import percentile
 from bench.wallsync import host_ms
 from tilewall.client import Client
-from tilewall.config import LIVE_DELAY_ENV, LIVE_DELAY_MS
+from tilewall.config import LIVE_DELAY_ENV
 from tilewall.live.feeds import LINGER_S
 
 FFMPEG = "/usr/bin/ffmpeg"
@@ -86,6 +100,34 @@ def spread_and_late(tiles: list[list[dict[str, float]]]) -> tuple[list[float], l
     return spreads, late
 
 
+def glass(tiles: list[list[dict[str, float]]], viewer: Viewer) -> list[float]:
+    """Each drawing of a frame whose making instant the viewer read: drawn less made."""
+    made = {at: made for made, at, _ in viewer.samples}
+    return [f["hostMs"] - made[f["at"]] for frames in tiles for f in frames if f["at"] in made]
+
+
+def delay_now(base_url: str, host: Client) -> float | None:
+    """The host's delay of its one open live stream (its /metrics)."""
+    token = host.transport.token or ""
+    page = httpx.get(base_url + "/metrics", cookies={"JSESSIONID": token}, timeout=10).text
+    found = re.search(r"^tilewall_live_delay_ms\{[^}]*\} (\S+)$", page, re.M)
+    return float(found.group(1)) if found else None
+
+
+def marked_play(base_url: str, host: Client, source: str, seconds: float) -> Viewer:
+    """A viewer of ``source``'s wire for ``seconds``, reading each frame's making instant."""
+    session = host.transport.token or ""
+    return asyncio.run(watching(base_url, session, [source], 1, seconds))[0]
+
+
+def _stop(camera: MarkedSource | subprocess.Popen[bytes]) -> None:
+    if isinstance(camera, MarkedSource):
+        camera.stop()
+    else:
+        camera.kill()
+        camera.wait(10)
+
+
 def first_frames(pages: list[Any], since: float) -> list[float | None]:
     out: list[float | None] = []
     for frames in drawn(pages, since):
@@ -123,6 +165,8 @@ def run(
     size: str,
     delay_ms: int | None = None,
     keep_open: bool = False,
+    marked: bool = False,
+    settle_s: float = 0.0,
 ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -130,7 +174,8 @@ def run(
     seed(data, tiles, 0, one_zone=True)
     zone = Seeded.read(data).zones[0]
     port = free_port()
-    camera = publisher(port, size)
+    width, height = (int(n) for n in size.split("x"))
+    camera = MarkedSource(port, width, height).start() if marked else publisher(port, size)
     proc = tilewall_proc(data, work, "uvicorn", f"livewall-{tiles}")
     if delay_ms is not None:
         proc.env[LIVE_DELAY_ENV] = str(delay_ms)
@@ -151,26 +196,37 @@ def run(
                 time.sleep(8.0)  # the host opens it by itself
 
             firsts = timed_switches(host, zone, source, pages, switches, keep_open)
+            time.sleep(settle_s)
+            delays = [delay_now(proc.base_url, host)]
             began = host_ms()
-            time.sleep(play_s)
-            spreads, late = spread_and_late(drawn(pages, began))
+            if marked:
+                viewer = marked_play(proc.base_url, host, source, play_s)
+            else:
+                time.sleep(play_s)
+            delays.append(delay_now(proc.base_url, host))
+            tiles_drawn = drawn(pages, began)
+            spreads, late = spread_and_late(tiles_drawn)
+            glass_ms = glass(tiles_drawn, viewer) if marked else []
             counts = [page.evaluate("() => window.tilewall.sample().frames") for page in pages]
             host.close()
             browser.close()
     finally:
-        camera.kill()
-        camera.wait(10)
+        _stop(camera)
     warm = [m for f in firsts if not f["cold"] for m in f["ms"] if m is not None]
     cold = [m for f in firsts if f["cold"] for m in f["ms"] if m is not None]
     missing = sum(m is None for f in firsts for m in f["ms"])
     return {
         "tiles": tiles,
         "size": size,
-        "delay_ms": LIVE_DELAY_MS if delay_ms is None else delay_ms,
+        "delay_ms": "auto" if delay_ms is None else delay_ms,
         "load": {"before": load_before, "after": os.getloadavg()},
         "play_s": play_s,
         "spread_ms": stats(spreads),
         "late_ms": stats(late),
+        "marked": marked,
+        "glass_ms": stats(glass_ms),
+        "settle_s": settle_s,
+        "delay_at_play_ms": delays,
         "keep_open": keep_open,
         # with keep_open: every switch found the stream open only because it is kept
         "switch_kept_ms" if keep_open else "switch_warm_ms": stats(warm),
@@ -186,9 +242,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play", type=float, default=10.0, help="seconds of steady play")
     parser.add_argument("--switches", type=int, default=8)
     parser.add_argument("--size", default="1280x720", help="the stream's picture size")
+    parser.add_argument("--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default auto)")
     parser.add_argument(
-        "--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default {LIVE_DELAY_MS})"
+        "--marked", action="store_true", help="the camera stamps each picture's making instant"
     )
+    parser.add_argument("--settle", type=float, default=0.0, help="seconds played before")
     parser.add_argument(
         "--keep-open",
         action="store_true",
@@ -205,14 +263,26 @@ def main(argv: list[str] | None = None) -> None:
             args.size,
             args.delay_ms,
             args.keep_open,
+            args.marked,
+            args.settle,
         )
-    for name in ("spread_ms", "late_ms", "switch_warm_ms", "switch_kept_ms", "switch_cold_ms"):
+    names = (
+        "spread_ms",
+        "late_ms",
+        "glass_ms",
+        "switch_warm_ms",
+        "switch_kept_ms",
+        "switch_cold_ms",
+    )
+    for name in names:
         if name not in result:
             continue
         s = result[name]
         print(f"{name:15} n={s['n']} p50={_ms(s['p50'])} p95={_ms(s['p95'])} max={_ms(s['max'])}")
     print(f"switches without a frame: {result['switch_no_frame']}")
-    print(f"delay {result['delay_ms']} ms, load average {result['load']}")
+    print(
+        f"delay {result['delay_ms']} ms (at play: {result['delay_at_play_ms']}), load {result['load']}"
+    )
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
 

@@ -20,9 +20,10 @@ the data directory still holds logs, media and local files.
 after a switch, resume or seek every receiver starts, all at that one host instant
 (docs/protocol.md, "Playing to the timeline").
 
-``TILEWALL_LIVE_DELAY_MS`` (0..5000, default 50) is how long after a live frame reaches
-the host every receiver presents it (docs/live.md): room for the network and decoding,
-the same on every tile.
+``TILEWALL_LIVE_DELAY_MS`` (0..5000, or ``auto``, the default) is how long after a live
+frame reaches the host every receiver presents it (docs/live.md): room for the network
+and decoding, the same on every tile. ``auto`` starts each stream at 50 ms and follows
+what its receivers report they need; a number fixes it.
 
 ``TILEWALL_GROUP_LEASE_MS`` (3000..60000, default 5000) is the lease time of a group's
 active member (docs/architecture.md, "The lease"): an active host that has not renewed
@@ -52,7 +53,6 @@ MEDIA_DIR_ENV = "TILEWALL_MEDIA_DIR"
 ADVERTISE_ENV = "TILEWALL_ADVERTISE"
 START_LEAD_ENV = "TILEWALL_START_LEAD_MS"
 LIVE_DELAY_ENV = "TILEWALL_LIVE_DELAY_MS"
-LIVE_DELAY_MS = 50
 GROUP_LEASE_ENV = "TILEWALL_GROUP_LEASE_MS"
 GROUP_LEASE_MS = 5000
 _ADVERTISE = re.compile(r"https?://[^\s/?#]+")
@@ -83,7 +83,8 @@ class Config:
     #: receivers start a timeline just anchored this long after it, all together
     start_lead_ms: int = START_LEAD_MS
     #: receivers present a live frame this long after it reached the host
-    live_delay_ms: int = LIVE_DELAY_MS
+    #: a fixed delay, or None: the delay follows the receivers (``auto``)
+    live_delay_ms: int | None = None
     #: a group's active member not heard from for this long is replaced
     group_lease_ms: int = GROUP_LEASE_MS
 
@@ -136,9 +137,11 @@ class Config:
         if lead and not (lead.isdigit() and int(lead) <= 5000):
             raise ConfigError(f"{START_LEAD_ENV} must be milliseconds from 0 to 5000, not {lead!r}")
         delay = env.get(LIVE_DELAY_ENV, "").strip()
+        if delay == "auto":
+            delay = ""
         if delay and not (delay.isdigit() and int(delay) <= 5000):
             raise ConfigError(
-                f"{LIVE_DELAY_ENV} must be milliseconds from 0 to 5000, not {delay!r}"
+                f"{LIVE_DELAY_ENV} must be auto or milliseconds from 0 to 5000, not {delay!r}"
             )
         lease = env.get(GROUP_LEASE_ENV, "").strip()
         if lease and not (lease.isdigit() and 3000 <= int(lease) <= 60000):
@@ -153,7 +156,7 @@ class Config:
             media_dir=media.resolve() if media else None,
             advertise=given or None,
             start_lead_ms=int(lead) if lead else START_LEAD_MS,
-            live_delay_ms=int(delay) if delay else LIVE_DELAY_MS,
+            live_delay_ms=int(delay) if delay else None,
             group_lease_ms=int(lease) if lease else GROUP_LEASE_MS,
         )
 

@@ -16,8 +16,9 @@ TOKEN is ``TILEWALL_METRICS_TOKEN``; 401 otherwise. What it holds:
   ``tilewall_store_committed_changes_total`` (changes committed in them);
 - ``tilewall_live_frames_in_total``, ``..._frames_sent_total``,
   ``..._frames_dropped_total``, ``..._bytes_in_total``, ``..._bytes_sent_total``,
-  ``..._connections_total``, ``..._opened_total``, ``..._encoders_total`` and ``tilewall_live_viewers``, by
-  live source id (docs/live.md);
+  ``..._connections_total``, ``..._opened_total``, ``..._encoders_total``,
+  ``tilewall_live_viewers`` and ``tilewall_live_delay_ms`` (of an open relay), by live
+  source id (docs/live.md);
 - ``tilewall_group_role{role}``: 1 for the host's role (active, standby or single);
   in a group also ``tilewall_group_generation`` (bumped by every change of active
   member, the same on every member), ``tilewall_group_takeovers_total{how}`` (this
@@ -205,6 +206,14 @@ class LiveCollector(Collector):
         for source_id in counts:
             viewers.add_metric([source_id], self.relays.viewers(source_id))
         yield viewers
+        delays = GaugeMetricFamily(
+            "tilewall_live_delay_ms",
+            "How long after a frame reaches the host its receivers present it, now",
+            labels=["source"],
+        )
+        for source_id, relay in list(self.relays.relays.items()):
+            delays.add_metric([source_id], relay.latency.ms)
+        yield delays
 
 
 class Metrics:

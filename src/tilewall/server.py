@@ -20,6 +20,7 @@ from tilewall.assembly import open_member_host
 from tilewall.config import Config
 from tilewall.host.host import Host
 from tilewall.live.feeds import LiveRelays
+from tilewall.live.latency import DelayPolicy
 from tilewall.live.services import live_services
 from tilewall.metrics import Metrics
 from tilewall.platform.data_files import API_LOG, LOGS_DIR
@@ -160,7 +161,7 @@ class _Lifetime:
         metrics: Metrics = app.state.metrics
         metrics.attach(host)
         self.hub.push_observers.append(metrics.observe_fanout)
-        live = live_services(host, config.live_delay_ms)
+        live = live_services(host, DelayPolicy(config.live_delay_ms))
         app.state.live, app.state.live_fmp4 = live.relays, live.fmp4
         app.state.shares = live.shares
         app.state.agent_captures = live.captures

@@ -162,3 +162,22 @@ async def test_each_viewer_of_the_mp4_counts_in_the_status(host: Any) -> None:
             assert status["viewers"] == 3, status
     finally:
         camera.stop()
+
+
+async def test_an_mp4_viewer_joining_a_stream_that_plays_is_told_its_status(host: Any) -> None:
+    camera = UdpPattern(free_port()).start()
+    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
+    try:
+        body = source_body(RTSP, "Dock camera", URL=camera.url)
+        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
+        base = host.url.replace("http://", "ws://") + f"/live/{source_id}"
+        async with connect(base, additional_headers=headers) as frames:
+            while isinstance(await asyncio.wait_for(frames.recv(), 20), str):
+                pass  # the stream plays
+            texts, _ = await mp4_of(host, source_id, 3)
+    finally:
+        camera.stop()
+    # the config and the status, as on joining any stream; not the frames' own word
+    # that they are current (which would take the status' place)
+    assert [t["type"] for t in texts] == ["config", "status"], texts
+    assert texts[1]["state"] == "live", texts

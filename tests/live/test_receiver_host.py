@@ -28,6 +28,7 @@ from tests.support.server import ServerProcess, free_port
 from tests.support.sources import RTSP, source_body
 from tests.support.topology import HD_MONITOR, WHOLE_WALL, make_wall
 from tests.support.waiting import wait_until
+from tilewall.live.latency import CEILING_MS, FLOOR_MS, LATE_MS, SLACK_MS, TARGET_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
@@ -79,6 +80,25 @@ def test_the_wall_shows_the_camera_in_quarters(wall: LiveWall) -> None:
     assert in_quarters(positions), positions
     status = wall.host.ok("GET", f"/sources/{wall.source_id}/status")
     assert status["state"] == "live" and status["viewers"] == len(SEATS), status
+
+
+def test_the_tiles_report_their_margins_and_the_delay_follows_them(wall: LiveWall) -> None:
+    # each of the four pages tells the host, once a second, how early it had each frame;
+    # the host moves the stream's delay by them (up if a tile was late, down if all were
+    # well early; which way depends on this machine's load: the rules are test_latency.py's)
+    relay = wall.host.app.state.live.relays[wall.source_id]
+    reports = relay.latency.reports
+    wait_until(lambda: relay.latency.reports >= reports + 4 * 3, timeout=15, what="reports")
+    latency = relay.latency
+
+    def decided() -> bool:
+        # it moved, or what the tiles said is what keeps it where it is
+        low = latency.low
+        moved = latency.rises + latency.falls > 0
+        return moved or (low is not None and LATE_MS <= low <= TARGET_MS + SLACK_MS)
+
+    wait_until(decided, timeout=30, what=f"the delay moved by the reports (low {latency.low})")
+    assert FLOOR_MS <= latency.ms <= CEILING_MS
 
 
 def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveWall) -> None:

@@ -4,6 +4,7 @@ made again; the service worker keeps out of the way of /live/."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -147,3 +148,18 @@ def test_a_live_window_of_a_layout_stays_in_its_window(
     for x, y in ((0.75, 0.5), (0.25, 0.1), (0.25, 0.9)):  # the right window, the bars
         assert near(image.getpixel((int(W * x), int(H * y))), BLACK), (x, y)
     context.close()
+
+
+def test_the_page_reports_its_margins_once_a_second(page: Any, wire: LiveWire) -> None:
+    # the wire presents each frame 150 ms after it is made: a page that keeps up has the
+    # frame decoded well before its instant (which frames count: live-margins.test.mjs)
+    wait_until(lambda: len(wire.reports) >= 3, timeout=15, what="three reports")
+    started = time.monotonic()
+    count = len(wire.reports)
+    wait_until(lambda: len(wire.reports) >= count + 2, timeout=10, what="two more")
+    assert time.monotonic() - started >= 1.0  # about one a second, not one a frame
+    assert all(r["type"] == "margins" for r in wire.reports)
+    margins = [m for r in wire.reports for m in r["ms"]]
+    assert len(margins) >= 30
+    assert max(margins) <= wire.delay_ms
+    assert sorted(margins)[len(margins) // 2] > 0  # most frames in time

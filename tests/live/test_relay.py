@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import re
+import statistics
 import time
 
 import pytest
@@ -30,6 +31,7 @@ from tests.support.topology import unique
 from tests.support.waiting import wait_until
 from tilewall.cli import main
 from tilewall.live.feeds import LINGER_S
+from tilewall.live.latency import START_MS, TARGET_MS
 
 pytestmark = pytest.mark.live
 
@@ -275,3 +277,57 @@ async def test_a_viewer_needs_a_session_or_a_locked_stations_key(host):
                 pass
         assert refused.value.response.status_code == 403
         assert _status(host, source_id)["state"] == "idle"  # nothing was opened
+
+
+def _current(seen: Seen) -> int | None:
+    """The index in ``seen.order`` of the host's word that the frames are current."""
+    return next(
+        (
+            n
+            for n, (kind, i) in enumerate(seen.order)
+            if kind == "text" and seen.texts[i]["type"] == "current"
+        ),
+        None,
+    )
+
+
+def _ahead(frames) -> float:
+    """How long before their instant the frames came, median."""
+    return statistics.median(f.at - f.received for f in frames)
+
+
+async def test_the_viewers_margins_move_the_streams_delay(host):
+    with udp_ts("h264") as camera:
+        source_id = _source(host, camera.url)
+        async with viewer(host.url, source_id, _session(host)) as first:
+            await collect(first, Seen(), _frames(15))
+            async with viewer(host.url, source_id, _session(host)) as socket:
+                await _margins_move_the_delay(host, source_id, socket)
+
+
+async def _margins_move_the_delay(host, source_id: str, socket) -> None:
+    # one joining a stream that plays is sent the frames since its last key frame,
+    # then the word that the frames are current, then the frames as they come
+    seen = await collect(socket, Seen(), lambda s: _current(s) is not None)
+    joined = [i for kind, i in seen.order[: _current(seen)] if kind == "frame"]
+    assert joined and seen.frames[joined[0]].key
+    seen = await collect(socket, seen, _frames(len(joined) + 30))
+    relay = host.app.state.live.relays[source_id]
+    assert relay.latency.ms == START_MS
+    before = _ahead(seen.frames[-30:])
+
+    # frames ready 20 ms after their instant: the delay rises by 20 + the target
+    await socket.send(json.dumps({"type": "margins", "ms": [-20.0] * 30}))
+    seen = await collect(socket, Seen(), lambda _: relay.latency.ms > START_MS)
+    seen = await collect(socket, seen, _frames(len(seen.frames) + 45))
+    assert relay.latency.ms == START_MS + TARGET_MS + 20
+    assert _ahead(seen.frames[-30:]) - before == pytest.approx(TARGET_MS + 20, abs=10)
+
+    # what is not a report changes nothing and the connection stays
+    await socket.send("not json")
+    await socket.send(json.dumps({"type": "margins", "ms": [-50.0] * 1000}))
+    seen = await collect(socket, seen, _frames(len(seen.frames) + 10))
+    assert relay.latency.ms == START_MS + TARGET_MS + 20
+    page = host.api.transport.get(host.url + "/metrics").text
+    delay = re.search(rf'^tilewall_live_delay_ms{{source="{source_id}"}} (\S+)$', page, re.M)
+    assert delay and float(delay.group(1)) == relay.latency.ms

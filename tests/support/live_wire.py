@@ -8,7 +8,9 @@ relays a live stream (docs/protocol.md, "Live sources"):
   host-clock instant, ms since the epoch, at which to present the frame), one H.264
   access unit in Annex B (SPS and PPS in band before every key frame).
 
-A joining viewer gets the frames since the last key frame first, as from the host. A
+A joining viewer gets the frames since the last key frame first, then text
+``{"type": "current"}``, as from the host; what a page sends back (its margins) is kept in
+``reports``. A
 viewer of ``/live/<name>?format=fmp4`` gets the same stream as fragmented MP4
 (``tilewall.live.fmp4``) in binary messages instead, for pages without WebCodecs.
 Receiver-page tests and benchmarks use it without a host; ``at`` is this machine's wall
@@ -141,6 +143,8 @@ class LiveWire:
     viewers: set[ServerConnection] = field(default_factory=set)
     #: the viewers of the fragmented MP4
     fmp4_viewers: set[ServerConnection] = field(default_factory=set)
+    #: what the pages said, in order (their margins: docs/live.md, "On the wire")
+    reports: list[Any] = field(default_factory=list)
     _fmp4: Fmp4Stream | None = None
     _gop_frames: list[Frame] = field(default_factory=list)
     _loop: asyncio.AbstractEventLoop | None = None
@@ -224,8 +228,11 @@ class LiveWire:
                     await ws.send(data)
             for frame in [] if fmp4 else list(self._gop_frames):
                 await ws.send(frame_message(frame.key, frame.at_ms, frame.data))
-            async for _ in ws:  # viewers say nothing; this waits for the close
-                pass
+            if not fmp4:
+                await ws.send(json.dumps({"type": "current"}))
+            async for said in ws:  # a page's reports of its margins; ends at the close
+                if isinstance(said, str):
+                    self.reports.append(json.loads(said))
         finally:
             group.discard(ws)
 

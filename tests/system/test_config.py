@@ -184,3 +184,12 @@ def test_group_lease_from_the_environment(tmp_path: Path):
     for bad in ("2999", "60001", "5s", "-1"):
         with pytest.raises(ConfigError, match="TILEWALL_GROUP_LEASE_MS"):
             Config.load(tmp_path, env={"TILEWALL_GROUP_LEASE_MS": bad})
+
+
+def test_live_delay_follows_the_receivers_unless_fixed(tmp_path: Path):
+    assert Config.load(tmp_path, env={}).live_delay_ms is None
+    assert Config.load(tmp_path, env={"TILEWALL_LIVE_DELAY_MS": "auto"}).live_delay_ms is None
+    assert Config.load(tmp_path, env={"TILEWALL_LIVE_DELAY_MS": "30"}).live_delay_ms == 30
+    for bad in ("-1", "5001", "fast", "30ms"):
+        with pytest.raises(ConfigError, match="TILEWALL_LIVE_DELAY_MS must be auto or"):
+            Config.load(tmp_path, env={"TILEWALL_LIVE_DELAY_MS": bad})

@@ -29,6 +29,7 @@ from tilewall.host.content import screens
 from tilewall.host.content.live import LiveInput
 from tilewall.host.ports import Clock
 from tilewall.live.failure import InputFailed
+from tilewall.live.latency import DelayPolicy, Latency
 from tilewall.live.share import Ingest, Refused
 from tilewall.live.units import Sink
 
@@ -70,9 +71,9 @@ class AgentCaptures:
     """The kiosk devices' captures this host takes, and the relays' feed of them
     (:meth:`feed`, the :class:`~tilewall.live.relay.FeedMaker` of ``agent://``)."""
 
-    def __init__(self, clock: Clock, delay_ms: float) -> None:
+    def __init__(self, clock: Clock, delays: DelayPolicy) -> None:
         self._clock = clock
-        self._delay_ms = delay_ms
+        self._delays = delays
         self.links: dict[str, Link] = {}
         self.ingests: dict[tuple[str, str], Ingest] = {}
         self.wanted: dict[tuple[str, str], Wanted] = {}
@@ -85,16 +86,16 @@ class AgentCaptures:
         input_of: Callable[[], LiveInput | None],
         sink: Sink,
         clock: Clock,
-        delay_ms: float,
+        latency: Latency,
         on_encoder: Callable[[], None],
     ) -> AgentFeed:
         source = input_of()
-        return AgentFeed(self, source, sink)
+        return AgentFeed(self, source, sink, latency)
 
     def ingest(self, seat: str, device: str) -> Ingest:
         found = self.ingests.get((seat, device))
         if found is None:
-            found = Ingest(f"{seat}{device}", self._clock, self._delay_ms)
+            found = Ingest(f"{seat}{device}", self._clock, self._delays.latency())
             found.ask_key = lambda: self._tell(seat, "key", device)
             self.ingests[(seat, device)] = found
         return found
@@ -191,9 +192,12 @@ def _device(path: str) -> str:
 class AgentFeed:
     """A relay's feed of a kiosk device's capture."""
 
-    def __init__(self, captures: AgentCaptures, source: LiveInput | None, sink: Sink) -> None:
+    def __init__(
+        self, captures: AgentCaptures, source: LiveInput | None, sink: Sink, latency: Latency
+    ) -> None:
         self._captures = captures
         self._sink = sink
+        self._latency = latency
         self._source = source
         self._where = where(source) if source is not None else ("", "")
 
@@ -205,6 +209,7 @@ class AgentFeed:
         seat, device = self._where
         ingest = self._captures.ingest(seat, device)
         ingest.sinks.add(self._sink)
+        ingest.follow(self._latency)
         if ingest.picture is not None:
             self._sink.picture(ingest.picture, "h264", False)
             for unit, size in ingest.gop:

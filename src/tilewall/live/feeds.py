@@ -18,6 +18,7 @@ from tilewall.host.content.live import LiveInput, LiveStatus
 from tilewall.host.content.sources import Sources
 from tilewall.host.errors import HostError
 from tilewall.host.ports import Clock
+from tilewall.live.latency import DelayPolicy
 from tilewall.live.opening import quiet_ffmpeg
 from tilewall.live.relay import Counts, FeedMaker, Relay, Viewer
 
@@ -41,13 +42,13 @@ class LiveRelays:
         self,
         sources: Sources,
         clock: Clock,
-        delay_ms: float,
+        delays: DelayPolicy,
         serving: Callable[[], bool] = lambda: True,
         linger_s: float = LINGER_S,
     ) -> None:
         self._sources = sources
         self._clock = clock
-        self._delay_ms = delay_ms
+        self._delays = delays
         self._serving = serving
         self._linger_s = linger_s
         self.relays: dict[str, Relay] = {}
@@ -104,7 +105,7 @@ class LiveRelays:
                 source_id,
                 self._input_of(source_id),
                 self._clock,
-                self._delay_ms,
+                self._delays.latency(),
                 counts,
                 self.makers,
             )

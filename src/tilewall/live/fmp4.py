@@ -174,7 +174,9 @@ class Fmp4Fanout(Viewer):
     # --- the relay's side (a Viewer's methods) ----------------------------------------------
 
     def text(self, text: str) -> None:
-        kind = "config" if text.startswith('{"type":"config"') else "status"
+        kind = next((k for k in ("config", "status") if text.startswith(f'{{"type":"{k}"')), None)
+        if kind is None:
+            return  # the word that the frames are current is of the frames, not of the MP4
         self._texts[kind] = text
         if kind == "config":
             with contextlib.suppress(ValueError, TypeError, AttributeError):

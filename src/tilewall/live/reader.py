@@ -13,6 +13,7 @@ from tilewall.host.content.live import LiveInput, redact, redact_text, scheme_of
 from tilewall.host.ports import Clock
 from tilewall.live import coding
 from tilewall.live.failure import InputFailed
+from tilewall.live.latency import Latency
 from tilewall.live.opening import failure, open_input
 from tilewall.live.timing import Presenter
 from tilewall.live.units import Picture, Sink
@@ -34,13 +35,13 @@ class Reader:
         input_of: Callable[[], LiveInput | None],
         sink: Sink,
         clock: Clock,
-        delay_ms: float,
+        latency: Latency,
         on_encoder: Callable[[], None] = lambda: None,
     ) -> None:
         self._input_of = input_of
         self._sink = sink
         self._clock = clock
-        self._delay_ms = delay_ms
+        self._latency = latency
         self._on_encoder = on_encoder
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"live {name}", daemon=True)
@@ -97,7 +98,7 @@ class Reader:
             from tilewall.live import vnc
 
             return vnc.pull(
-                source, self._sink, self._clock, self._delay_ms, self._stopped, self._on_encoder
+                source, self._sink, self._clock, self._latency, self._stopped, self._on_encoder
             )
         container = open_input(source)
         ran = False
@@ -108,7 +109,7 @@ class Reader:
             # a capture device's frames are raw: a hardware encoder first, where one opens
             hardware = scheme_of(source.url) == screens.CAPTURE_SCHEME
             how = coding.coding_for(video, self._on_encoder, hardware)
-            timing = Presenter(self._delay_ms)
+            timing = Presenter(self._latency)
             shown: Picture | None = None
             for packet in container.demux(video):
                 if self._stopped.is_set():

@@ -19,6 +19,7 @@ from tilewall.host.content.live import LiveInput, LiveState, LiveStatus, scheme_
 from tilewall.host.ports import Clock
 from tilewall.live import wire
 from tilewall.live.failure import InputFailed
+from tilewall.live.latency import Latency
 from tilewall.live.reader import Reader
 from tilewall.live.units import Picture, Sink, Unit
 
@@ -53,7 +54,7 @@ class FeedMaker(Protocol):
         input_of: Callable[[], LiveInput | None],
         sink: Sink,
         clock: Clock,
-        delay_ms: float,
+        latency: Latency,
         on_encoder: Callable[[], None],
     ) -> Feed: ...
 
@@ -153,7 +154,7 @@ class Relay:
         source_id: str,
         input_of: Callable[[], LiveInput | None],
         clock: Clock,
-        delay_ms: float,
+        latency: Latency,
         counts: Counts | None = None,
         makers: dict[str, FeedMaker] | None = None,
     ) -> None:
@@ -162,7 +163,8 @@ class Relay:
         self._makers = makers or {}
         self._input_of = input_of
         self._clock = clock
-        self._delay_ms = delay_ms
+        #: how long after they reach the host its frames are shown (its viewers' reports move it)
+        self.latency = latency
         self.viewers: set[Viewer] = set()
         #: held open with no viewer (the source's ``Keep Open``)
         self.held = False
@@ -190,6 +192,7 @@ class Relay:
         viewer.text(wire.status(self._status.state, self._status.message))
         for n, data in enumerate(self._gop):
             viewer.frame(data, n == 0, self.counts, start=True)
+        viewer.text(wire.CURRENT)
         self.viewers.add(viewer)
         if self._reader is None:
             self.open()
@@ -199,6 +202,13 @@ class Relay:
     def audience(self) -> int:
         """The connections the stream is sent to."""
         return sum(viewer.audience for viewer in self.viewers)
+
+    def report(self, text: str) -> None:
+        """A viewer's text: its margins move the stream's delay (anything else is
+        ignored)."""
+        margins = wire.margins(text)
+        if margins:
+            self.latency.report(margins)
 
     def leave(self, viewer: Viewer) -> None:
         viewer.close()
@@ -218,7 +228,7 @@ class Relay:
             self._input_of,
             sink,
             self._clock,
-            self._delay_ms,
+            self.latency,
             self._encoder_made_elsewhere,
         )
         sink.reader = self._reader

@@ -36,6 +36,7 @@ from tilewall.host.content.live import LiveInput
 from tilewall.host.playback.shares import Share, Shares, ShareTarget
 from tilewall.host.ports import Clock
 from tilewall.live import nal
+from tilewall.live.latency import DelayPolicy, Latency
 from tilewall.live.timing import Presenter
 from tilewall.live.units import Picture, Sink, Unit
 
@@ -77,11 +78,11 @@ class Ingest:
     """One share's frames: the latest picture and the frames since its last key frame,
     handed to the sinks of the relays showing it."""
 
-    def __init__(self, share_id: str, clock: Clock, delay_ms: float) -> None:
+    def __init__(self, share_id: str, clock: Clock, latency: Latency) -> None:
         self.share_id = share_id
         self.token = secrets.token_urlsafe(24)
         self._clock = clock
-        self._presenter = Presenter(delay_ms, early_for_ms=CATCH_UP_AFTER_MS, catch_up=CATCH_UP)
+        self._presenter = Presenter(latency, early_for_ms=CATCH_UP_AFTER_MS, catch_up=CATCH_UP)
         self._sets = nal.ParameterSets()
         self._size: tuple[int, int] | None = None
         #: the sharer's VP9 codec string (None: H.264)
@@ -179,6 +180,11 @@ class Ingest:
             self.fps = round(min(max(0.9 * self.fps + 0.1 * rate, 1.0), 120.0), 1)
         self._last_ts = timestamp_us
 
+    def follow(self, latency: Latency) -> None:
+        """Time the frames by ``latency`` from now on: the delay of the relay that
+        shows them, which its viewers' reports move."""
+        self._presenter.latency = latency
+
     def want_key(self) -> None:
         now = time.monotonic()
         if self.ask_key is not None and now - self._asked >= KEY_EVERY_S:
@@ -189,9 +195,10 @@ class Ingest:
 class ShareFeed:
     """A relay's feed of a share: what the sharer sends, from the last key frame on."""
 
-    def __init__(self, ingest: Ingest | None, sink: Sink) -> None:
+    def __init__(self, ingest: Ingest | None, sink: Sink, latency: Latency) -> None:
         self._ingest = ingest
         self._sink = sink
+        self._latency = latency
 
     def start(self) -> None:
         self._sink.connecting()
@@ -199,6 +206,7 @@ class ShareFeed:
         if ingest is None:
             return
         ingest.sinks.add(self._sink)
+        ingest.follow(self._latency)
         if ingest.picture is not None:
             self._sink.picture(ingest.picture, ingest.codec_name, False)
             for unit, size in ingest.gop:
@@ -223,12 +231,12 @@ class ShareIngests:
         self,
         shares: Shares,
         clock: Clock,
-        delay_ms: float,
+        delays: DelayPolicy,
         connect_within_s: float = CONNECT_WITHIN_S,
     ) -> None:
         self._shares = shares
         self._clock = clock
-        self._delay_ms = delay_ms
+        self._delays = delays
         self._connect_within_s = connect_within_s
         self.ingests: dict[str, Ingest] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -245,7 +253,7 @@ class ShareIngests:
         return self._ingest(await self._shares.start_as_guest(code, address, display_id, name))
 
     def _ingest(self, share: Share) -> tuple[Share, Ingest]:
-        ingest = Ingest(share.id, self._clock, self._delay_ms)
+        ingest = Ingest(share.id, self._clock, self._delays.latency())
         self.ingests[share.id] = ingest
         loop = asyncio.get_running_loop()
         loop.call_later(self._connect_within_s, self._unless_connected, ingest)
@@ -300,7 +308,7 @@ class ShareIngests:
         input_of: Callable[[], LiveInput | None],
         sink: Sink,
         clock: Clock,
-        delay_ms: float,
+        latency: Latency,
         on_encoder: Callable[[], None],
     ) -> ShareFeed:
-        return ShareFeed(self.ingests.get(name), sink)
+        return ShareFeed(self.ingests.get(name), sink, latency)

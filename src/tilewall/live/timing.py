@@ -15,9 +15,16 @@ the mouse and watches the wall) wants its latency back quickly after a stall rat
 than an even rhythm: ``catch_up`` moves the offset earlier after ``early_for_ms`` of
 early frames by that share of the interval between a frame and the one before it (0.5:
 the frames shown at twice their pace until the offset is back), still never a frame
-before the one ahead of it."""
+before the one ahead of it.
+
+The delay may change while the stream plays (:class:`tilewall.live.latency.Latency`
+follows what the receivers need): a longer one moves the offset later at once (the
+picture holds one frame that much longer), a shorter one moves it earlier by at most
+``SLEW_MS`` a frame."""
 
 from fractions import Fraction
+
+from tilewall.live.latency import Latency
 
 DRIFT_MS = 50.0
 #: frames this much earlier than planned for ``EARLY_FOR_MS`` bring the offset in
@@ -31,12 +38,14 @@ SLEW_MS = 3.0
 class Presenter:
     def __init__(
         self,
-        delay_ms: float,
+        delay: float | Latency,
         drift_ms: float = DRIFT_MS,
         early_for_ms: float = EARLY_FOR_MS,
         catch_up: float = 0.0,
     ) -> None:
-        self.delay_ms = delay_ms
+        self.latency = delay if isinstance(delay, Latency) else Latency(delay, adaptive=False)
+        #: the delay the offset was set for (it follows ``latency.ms``)
+        self.delay_ms = self.latency.ms
         self.drift_ms = drift_ms
         self.early_for_ms = early_for_ms
         if not 0.0 <= catch_up < 1.0:
@@ -51,6 +60,7 @@ class Presenter:
     def at(self, pts: int | None, time_base: Fraction | None, arrival_ms: float) -> float:
         """The host instant (ms) to present a frame stamped ``pts`` that arrived at
         ``arrival_ms``."""
+        self._follow_latency()
         target = arrival_ms + self.delay_ms
         if pts is None or not time_base:
             return target
@@ -71,6 +81,15 @@ class Presenter:
         else:
             self._early_since = None
         return ts + self._offset
+
+    def _follow_latency(self) -> None:
+        change = self.latency.ms - self.delay_ms
+        if not change:
+            return
+        step = change if change > 0 else max(change, -SLEW_MS)
+        self.delay_ms += step
+        if self._offset is not None:
+            self._offset += step
 
     def _move(self, offset: float) -> None:
         self._offset = offset

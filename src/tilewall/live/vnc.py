@@ -34,6 +34,7 @@ from tilewall.host.content.live import LiveInput
 from tilewall.host.ports import Clock
 from tilewall.live.encoding import H264Encoder
 from tilewall.live.failure import InputFailed
+from tilewall.live.latency import Latency
 from tilewall.live.opening import OPEN_TIMEOUT_S, READ_TIMEOUT_S, failure
 from tilewall.live.units import Picture, Sink
 
@@ -210,7 +211,7 @@ def pull(
     source: LiveInput,
     sink: Sink,
     clock: Clock,
-    delay_ms: float,
+    latency: Latency,
     stopped: threading.Event,
     on_encoder: Callable[[], None],
 ) -> bool:
@@ -248,7 +249,7 @@ def pull(
             # shown the delay after it is ready: the picture's instant is the host's own
             # (no source clock whose rhythm to keep, as timing.Presenter keeps a camera's,
             # and with frames seconds apart a stall of the host would be caught up slowly)
-            at = clock.exact_ms() + delay_ms
+            at = clock.exact_ms() + latency.ms
             units = [replace(unit, at=at) for unit in units]
             sent_at = now
             size_in, session.bytes_in = session.bytes_in, 0

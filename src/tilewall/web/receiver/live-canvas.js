@@ -7,6 +7,7 @@
 // software, where there is no GPU) cost it more than decoding.
 
 import { liveDecoder } from "./live-decoder.js";
+import { liveMargins } from "./live-margins.js";
 
 const MAX_WAITING = 90; // decoded frames waiting for their instant (3 s at 30 fps)
 const WHOLE = 0.8; // a part on screen this big (of the frame's area): the whole frame is drawn
@@ -140,7 +141,12 @@ export function canvasPicture(el, source, ctx, clock) {
   let shownAt = null;
   // what became of the frames received (sample(): for people and tests to read)
   const counts = { received: 0, decoded: 0, drawn: 0, skipped: 0, resets: 0, errors: 0 };
-  const decoder = liveDecoder(clock, counts, (frame) => waiting.add(frame));
+  // how long before its instant each frame was ready (reported to the host, which sets the delay by them)
+  const margins = liveMargins();
+  const decoder = liveDecoder(clock, counts, (frame) => {
+    margins.note(frame.timestamp / 1000 - clock());
+    waiting.add(frame);
+  });
 
   const where = cornersOf(el);
 
@@ -187,7 +193,14 @@ export function canvasPicture(el, source, ctx, clock) {
     configure: decoder.configure,
     chunk: decoder.chunk,
     finish: decoder.finish,
-    rejoin: decoder.rejoin,
+    rejoin() {
+      decoder.rejoin();
+      margins.rejoin();
+    },
+    /** The host said the frames from here on are sent as they come. */
+    current: margins.current,
+    /** The margins since the last report, as a report for the host (null: none). */
+    report: margins.take,
     /**
      * Draw the newest frame whose instant has come (none while frozen) and close the
      * ones before it.

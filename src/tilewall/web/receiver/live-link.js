@@ -70,6 +70,13 @@ export function liveLink(url, on) {
     get downSince() {
       return downSince;
     },
+    /**
+     * Send `text` to the host now, if the connection is open (else it is dropped).
+     * @param {string} text
+     */
+    send(text) {
+      if (socket && up) socket.send(text);
+    },
     /** A host answers again: a connection waiting for its backoff opens now. */
     retry() {
       if (!socket && retryTimer) {

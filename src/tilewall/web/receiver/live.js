@@ -5,8 +5,11 @@
 // (each its own page, all on the host clock) shows the same frame in the same refresh.
 //
 // Wire: text {"type":"config","codec","codedWidth","codedHeight","fps"} on join and on a
-// change; text {"type":"status","state","message"}; binary: 1 byte of flags (bit 0: key
-// frame), 8 bytes big-endian float64 `at` (host ms), one H.264 access unit in Annex B.
+// change; text {"type":"status","state","message"}; text {"type":"current"} after the
+// frames a join starts with; binary: 1 byte of flags (bit 0: key frame), 8 bytes
+// big-endian float64 `at` (host ms), one H.264 access unit in Annex B. The page sends,
+// once a second, text {"type":"margins","ms":[...]}: how long before its instant each
+// frame was ready (live-margins.js); the host sets the stream's delay by them.
 //
 // Never black: the canvas keeps the last frame drawn through a dropped connection, a
 // stall or a source that is away, with a small "no signal" mark saying why; the page
@@ -29,7 +32,10 @@ import { fresh, lost, quiet, signalMark, trouble } from "./live-signal.js";
  * @typedef {{timeline?: Timeline, clock?: () => number, record?: (entry: FrameEntry) => void}} LiveContext
  * @typedef {{type: "config", codec: string, codedWidth: number, codedHeight: number, fps?: number}} LiveConfig
  * @typedef {{type: "status", state: string, message?: string}} LiveStatus
+ * @typedef {{type: "current"}} LiveCurrent
  */
+
+const REPORT_EVERY_MS = 1000;
 
 /** Whether this page decodes live frames itself (WebCodecs needs a secure context). */
 export function decodesLive() {
@@ -52,7 +58,7 @@ export function socketUrl(url, format) {
 /**
  * A text message of the wire, or null for one that is not JSON.
  * @param {string} text
- * @returns {LiveConfig | LiveStatus | null}
+ * @returns {LiveConfig | LiveStatus | LiveCurrent | null}
  */
 function readMessage(text) {
   try {
@@ -68,6 +74,18 @@ function element(tag, className) {
   const el = document.createElement(tag);
   el.className = className;
   return el;
+}
+
+/**
+ * Send the host the picture's margins once a second while connected; the timer's id.
+ * @param {ReturnType<typeof canvasPicture>} picture
+ * @param {ReturnType<typeof liveLink>} link
+ */
+function reportMargins(picture, link) {
+  return window.setInterval(() => {
+    const report = picture.report();
+    if (report && link.up) link.send(report);
+  }, REPORT_EVERY_MS);
 }
 
 /**
@@ -103,6 +121,7 @@ export function live(source, ctx) {
       if (!m) return;
       if (m.type === "config" && player) player.configure(m);
       else if (m.type === "status") status = { state: String(m.state), message: m.message ? String(m.message) : "" };
+      else if (m.type === "current" && picture) picture.current();
     },
     down: () => player && player.rejoin(),
   });
@@ -119,6 +138,8 @@ export function live(source, ctx) {
     if (fallback) fallback.follow(frozen());
     mark.show(why());
   }
+
+  const reporting = picture ? reportMargins(picture, link) : 0;
 
   let frameRequest = 0;
   let closed = false;
@@ -157,6 +178,7 @@ export function live(source, ctx) {
     destroy() {
       closed = true;
       cancelAnimationFrame(frameRequest);
+      clearInterval(reporting);
       link.close();
       if (picture) picture.close();
       if (fallback) fallback.close();

@@ -6,7 +6,7 @@
 // from them. Browsers run service workers only in secure contexts (HTTPS, or a host on
 // localhost); elsewhere the page keeps its media in its own memory.
 
-const CACHE = "tilewall-receiver-14";
+const CACHE = "tilewall-receiver-15";
 const MEDIA_CACHE = "tilewall-media-1"; // media-copies.js CACHE_NAME
 const SHELL = [
   "/receiver/",
@@ -28,6 +28,7 @@ const SHELL = [
   "/receiver/live-canvas.js",
   "/receiver/live-decoder.js",
   "/receiver/live-link.js",
+  "/receiver/live-margins.js",
   "/receiver/live-signal.js",
   "/receiver/live-mse.js",
   "/receiver/follow.js",
