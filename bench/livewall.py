@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import re
@@ -102,8 +103,14 @@ def spread_and_late(tiles: list[list[dict[str, float]]]) -> tuple[list[float], l
 
 def glass(tiles: list[list[dict[str, float]]], viewer: Viewer) -> list[float]:
     """Each drawing of a frame whose making instant the viewer read: drawn less made."""
-    made = {at: made for made, at, _ in viewer.samples}
-    return [f["hostMs"] - made[f["at"]] for frames in tiles for f in frames if f["at"] in made]
+    # a page's `at` went through a VideoFrame's timestamp (whole µs): matched to the ms
+    made = {round(at): made for made, at, _ in viewer.samples}
+    return [
+        f["hostMs"] - made[round(f["at"])]
+        for frames in tiles
+        for f in frames
+        if round(f["at"]) in made
+    ]
 
 
 def delay_now(base_url: str, host: Client) -> float | None:
@@ -117,7 +124,10 @@ def delay_now(base_url: str, host: Client) -> float | None:
 def marked_play(base_url: str, host: Client, source: str, seconds: float) -> Viewer:
     """A viewer of ``source``'s wire for ``seconds``, reading each frame's making instant."""
     session = host.transport.token or ""
-    return asyncio.run(watching(base_url, session, [source], 1, seconds))[0]
+    # a thread of its own: Playwright's sync API holds this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        run = pool.submit(asyncio.run, watching(base_url, session, [source], 1, seconds))
+        return run.result()[0]
 
 
 def _stop(camera: MarkedSource | subprocess.Popen[bytes]) -> None:

@@ -86,9 +86,11 @@ def test_the_tiles_report_their_margins_and_the_delay_follows_them(wall: LiveWal
     # each of the four pages tells the host, once a second, how early it had each frame;
     # the host moves the stream's delay by them (up if a tile was late, down if all were
     # well early; which way depends on this machine's load: the rules are test_latency.py's)
+    for page in wall.pages:
+        page.wait_for_selector("canvas.live-picture[data-at]", timeout=20_000)
     relay = wall.host.app.state.live.relays[wall.source_id]
     reports = relay.latency.reports
-    wait_until(lambda: relay.latency.reports >= reports + 4 * 3, timeout=15, what="reports")
+    wait_until(lambda: relay.latency.reports >= reports + 4 * 3, timeout=20, what="reports")
     latency = relay.latency
 
     def decided() -> bool:

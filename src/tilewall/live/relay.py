@@ -203,12 +203,12 @@ class Relay:
         """The connections the stream is sent to."""
         return sum(viewer.audience for viewer in self.viewers)
 
-    def report(self, text: str) -> None:
-        """A viewer's text: its margins move the stream's delay (anything else is
+    def report(self, viewer: Viewer, text: str) -> None:
+        """``viewer``'s text: its margins move the stream's delay (anything else is
         ignored)."""
         margins = wire.margins(text)
         if margins:
-            self.latency.report(margins)
+            self.latency.report(margins, viewer)
 
     def leave(self, viewer: Viewer) -> None:
         viewer.close()

@@ -3,6 +3,7 @@ the WebSocket ``/live/{sourceId}`` receivers take its frames from (docs/live.md)
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -142,7 +143,9 @@ def live_websocket() -> WebsocketRouteHandler:
             viewing = mp4.viewing if fmp4 and mp4 else relays.viewing
             async with viewing(sourceId, viewer) as relay:
                 sending = asyncio.create_task(viewer.run(relay.counts))
-                report = relay.report if isinstance(relay, Relay) else _ignore
+                report = (
+                    functools.partial(relay.report, viewer) if isinstance(relay, Relay) else _ignore
+                )
                 closing = asyncio.create_task(_until_disconnect(socket, report))
                 ending = asyncio.create_task(_until_session_ends(accounts, token))
                 done, pending = await asyncio.wait(
