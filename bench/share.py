@@ -218,10 +218,17 @@ def part_wall(
 
 
 def _clip_units(path: Path) -> list[tuple[bool, bytes]]:
-    """The clip's H.264 access units in Annex B (MPEG-TS carries them so), in order."""
+    """The clip's H.264 access units in Annex B (as a sharer's page sends them; the MP4
+    holds them length-prefixed, its SPS and PPS apart), in order."""
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
-        return [(bool(p.is_keyframe), bytes(p)) for p in container.demux(stream) if p.size]
+        annexb = av.bitstream.BitStreamFilterContext("h264_mp4toannexb", stream)
+        return [
+            (bool(unit.is_keyframe), bytes(unit))
+            for packet in container.demux(stream)
+            if packet.size
+            for unit in annexb.filter(packet)
+        ]
 
 
 async def _share(
