@@ -24,7 +24,7 @@ from tests.support.browser import (
 )
 from tests.support.live_pages import mark
 from tests.support.live_wire import UdpPattern, in_quarters, position, read_number
-from tests.support.server import ServerProcess, free_port
+from tests.support.server import InProcessServer, ServerProcess, free_port
 from tests.support.sources import RTSP, source_body
 from tests.support.topology import HD_MONITOR, WHOLE_WALL, make_wall
 from tests.support.waiting import wait_until
@@ -88,6 +88,7 @@ def test_the_tiles_report_their_margins_and_the_delay_follows_them(wall: LiveWal
     # well early; which way depends on this machine's load: the rules are test_latency.py's)
     for page in wall.pages:
         page.wait_for_selector("canvas.live-picture[data-at]", timeout=20_000)
+    assert isinstance(wall.host, InProcessServer)  # the wall's host runs in this process
     relay = wall.host.app.state.live.relays[wall.source_id]
     reports = relay.latency.reports
     wait_until(lambda: relay.latency.reports >= reports + 4 * 3, timeout=20, what="reports")
@@ -144,6 +145,8 @@ def test_the_consoles_live_view_shows_the_camera(wall: LiveWall) -> None:
     page = wall.context.browser.new_context(viewport=CONSOLE_VIEWPORT).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    said: list[str] = []  # what the console sent up its live connections
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: said.append(str(f))))
     console_login(page, wall.host.url, "#/overview")
     # the wall's tiles in the overview draw the camera with the receiver's renderer
     page.wait_for_selector(".tile canvas.live-picture[data-at]", timeout=20_000)
@@ -152,4 +155,7 @@ def test_the_consoles_live_view_shows_the_camera(wall: LiveWall) -> None:
     )
     assert drawn >= 1
     assert not errors, errors
+    # a preview is no tile of the wall: it reports no margins to move the wall's delay
+    page.wait_for_timeout(2500)
+    assert not [m for m in said if "margins" in m], said[:3]
     page.context.close()

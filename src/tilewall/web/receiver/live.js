@@ -29,7 +29,7 @@ import { fresh, lost, quiet, signalMark, trouble } from "./live-signal.js";
  * @typedef {{type: "live", sourceId: string, name: string, url: string, muted?: boolean}} LiveSource
  * @typedef {{state: string, anchorMs: number, anchorPositionMs: number, repeat: boolean, startMs: number}} Timeline
  * @typedef {{hostMs: number, mediaMs: number, expectedMs: number, item: string, key: number, at?: number}} FrameEntry
- * @typedef {{timeline?: Timeline, clock?: () => number, record?: (entry: FrameEntry) => void}} LiveContext
+ * @typedef {{timeline?: Timeline, clock?: () => number, record?: (entry: FrameEntry) => void, preview?: boolean}} LiveContext
  * @typedef {{type: "config", codec: string, codedWidth: number, codedHeight: number, fps?: number}} LiveConfig
  * @typedef {{type: "status", state: string, message?: string}} LiveStatus
  * @typedef {{type: "current"}} LiveCurrent
@@ -139,7 +139,8 @@ export function live(source, ctx) {
     mark.show(why());
   }
 
-  const reporting = picture ? reportMargins(picture, link) : 0;
+  // a preview (the console's) is no tile of a wall: the stream's delay is not for it
+  const reporting = picture && !ctx.preview ? reportMargins(picture, link) : 0;
 
   let frameRequest = 0;
   let closed = false;

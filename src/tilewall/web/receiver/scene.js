@@ -12,7 +12,7 @@ const HOLD_MAX_MS = 10000;
  * @typedef {{x: number, y: number, width: number, height: number, rotationDegrees: number}} Crop
  * @typedef {{crop: Crop, zoneBox: {width: number, height: number}}} Tile
  * @typedef {{key: string, renderer: Renderer | null, tile: Tile | null, box: HTMLElement | null, showing: string}} Scene
- * @typedef {{muted?: boolean, media?: any, clock: () => number, wake: (hostMs: number) => void, record: (entry: any) => void}} SceneContext
+ * @typedef {{muted?: boolean, media?: any, clock: () => number, wake: (hostMs: number) => void, record: (entry: any) => void, preview?: boolean}} SceneContext
  */
 
 /** @param {string} tag @param {string} [className] */
@@ -103,8 +103,8 @@ export function buildScene(view, s, ctx, place) {
   }
   scene.showing = content.source.type;
   const muted = !!ctx.muted || s.role === "tile";
-  const { media, clock, wake, record } = ctx;
-  scene.renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record });
+  const { media, clock, wake, record, preview } = ctx;
+  scene.renderer = renderSource(content.source, { timeline: content.timeline, muted, media, clock, wake, record, preview });
   host.appendChild(scene.renderer.el);
   return scene;
 }

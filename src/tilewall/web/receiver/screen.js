@@ -8,6 +8,8 @@
 //   options: {muted}: play everything muted (tiles are muted anyway);
 //            {media}: a prefetch.js store: keep every media file of each description
 //            (the receiver page; the console's tiles go without)
+//            {preview}: a picture of a display elsewhere (the console's): its live
+//            sources tell the host nothing of their timing (live-margins.js)
 // screen: {stage, update(description), tick(), sample(), sync(sinceHostMs), layout(),
 //          reset(), destroy()}
 // sync(): the frames shown since a host instant ({hostMs, mediaMs, expectedMs, item, key}
@@ -68,7 +70,7 @@ export function render(container, description, clock, options = {}) {
   if (media) media.listen(() => scene && scene.renderer && scene.renderer.retry());
   const log = syncLog();
   const ticks = wakes(() => clock(), () => tick());
-  const ctx = { muted: options.muted, media, clock, wake: ticks.wake, record: log.record };
+  const ctx = { muted: options.muted, media, clock, wake: ticks.wake, record: log.record, preview: !!options.preview };
 
   function stageSize() {
     const r = state && state.resolution;

@@ -130,7 +130,7 @@ function ticking(picture, on) {
 export function receiverRenderer(container) {
   const box = h("div", { class: "screen-box", "aria-hidden": "true" });
   container.append(box);
-  const picture = renderScreen(box, null, live.hostNow, { muted: true });
+  const picture = renderScreen(box, null, live.hostNow, { muted: true, preview: true });
   let fallback = null;
   let unwatch = null;
   let displayId = null;

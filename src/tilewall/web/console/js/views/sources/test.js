@@ -37,7 +37,7 @@ function preview(box, source) {
     },
     overlays: { alert: null, displayId: null, dpmsOff: false },
   };
-  const picture = renderScreen(box, description, hostNow, { muted: true });
+  const picture = renderScreen(box, description, hostNow, { muted: true, preview: true });
   const timer = setInterval(() => {
     if (!box.isConnected) stop();
     else picture.tick();
