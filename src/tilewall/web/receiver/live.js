@@ -1,4 +1,4 @@
-// A live source (docs/protocol.md, "Live sources"): the host relays the encoded frames of
+// A live source (docs/live.md, "On the wire"): the host relays the encoded frames of
 // a camera or encoder over a WebSocket, each stamped with the host-clock instant to
 // present it at; the page decodes them with WebCodecs and draws, on every animation
 // frame, the newest decoded frame whose instant has come, so that every tile of a wall
