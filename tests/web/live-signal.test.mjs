@@ -47,3 +47,18 @@ test("half a stall of silence lets the skipped frames be decoded", () => {
   assert.ok(!quiet(400));
   assert.ok(quiet(600));
 });
+
+test("after a loss the mark stays until a newer frame is drawn, not until the host says so", async () => {
+  const { heldMark } = await import("../../src/tilewall/web/receiver/live.js");
+  let shown = 100;
+  let paused = false;
+  const mark = heldMark(() => shown, () => paused);
+  assert.equal(mark(null), null); // playing
+  assert.equal(mark("no signal: connection refused"), "no signal: connection refused");
+  assert.equal(mark(null), "no signal: connection refused"); // back, the old frame still shown
+  shown = 133;
+  assert.equal(mark(null), null); // the picture moved on
+  assert.equal(mark("no signal"), "no signal");
+  paused = true;
+  assert.equal(mark(null), null); // paused: not meant to move
+});

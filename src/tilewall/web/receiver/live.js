@@ -77,6 +77,27 @@ function element(tag, className) {
 }
 
 /**
+ * The mark's text from what is wrong now (`found`): that, and after a loss the same until
+ * a newer frame is drawn. With a long delay the host says the source is back a while
+ * before its frames are drawn: the mark goes when the picture moves, not before.
+ * @param {() => number | null} shownAt the instant of the frame on the canvas
+ * @param {() => boolean} frozen paused (the picture is not meant to move)
+ */
+export function heldMark(shownAt, frozen) {
+  /** @type {{at: number | null, why: string} | null} */
+  let held = null;
+  return (/** @type {string | null} */ found) => {
+    if (found) {
+      held = { at: shownAt(), why: found };
+      return found;
+    }
+    if (held && !frozen() && shownAt() === held.at) return held.why;
+    held = null;
+    return null;
+  };
+}
+
+/**
  * Send the host the picture's margins once a second while connected; the timer's id.
  * @param {ReturnType<typeof canvasPicture>} picture
  * @param {ReturnType<typeof liveLink>} link
@@ -126,10 +147,12 @@ export function live(source, ctx) {
     down: () => player && player.rejoin(),
   });
 
+  const holding = picture ? heldMark(() => picture.shownAt, frozen) : (/** @type {string | null} */ w) => w;
+
   /** Why the picture is not moving, or null while it is (the mark's text). */
   function why() {
     const now = performance.now();
-    return trouble({ playable: webCodecs || !!fallback, status, linkUp: link.up, downForMs: now - link.downSince, silentForMs: now - receivedAt });
+    return holding(trouble({ playable: webCodecs || !!fallback, status, linkUp: link.up, downForMs: now - link.downSince, silentForMs: now - receivedAt }));
   }
 
   function tick() {
