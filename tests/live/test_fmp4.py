@@ -6,6 +6,7 @@ key frame, frame by frame, with the picture of each frame; a real host sends it 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 from collections.abc import Iterator
@@ -106,11 +107,9 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 async def mp4_of(host: Any, source_id: str, frames: int) -> tuple[list[dict[str, Any]], bytes]:
     """The texts and the MP4 a viewer of ``?format=fmp4`` is sent, until ``frames``
     fragments came."""
-    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
-    url = host.url.replace("http://", "ws://") + f"/live/{source_id}?format=fmp4"
     texts: list[dict[str, Any]] = []
     parts: list[bytes] = []
-    async with connect(url, additional_headers=headers, max_size=1 << 24) as socket:
+    async with _live(host, source_id, "?format=fmp4") as socket:
         while len(parts) < frames + 1:
             message = await asyncio.wait_for(socket.recv(), 20)
             if isinstance(message, bytes):
@@ -120,16 +119,36 @@ async def mp4_of(host: Any, source_id: str, frames: int) -> tuple[list[dict[str,
     return texts, b"".join(parts)
 
 
-async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: Any) -> None:
+@contextlib.contextmanager
+def _camera(host: Any, name: str) -> Iterator[str]:
+    """A camera (MPEG-TS over UDP) pushing to the host, as the live source ``name``:
+    its id."""
     camera = UdpPattern(free_port()).start()
     try:
-        body = source_body(RTSP, "Lobby camera", URL=camera.url)
-        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
+        body = source_body(RTSP, name, URL=camera.url)
+        yield host.ok("POST", "/sources", json=body)["sourceId"]
+    finally:
+        camera.stop()
+
+
+def _live(host: Any, source_id: str, query: str = "") -> Any:
+    """A connection to ``/live/<source_id>`` with the host's session."""
+    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
+    url = host.url.replace("http://", "ws://") + f"/live/{source_id}{query}"
+    return connect(url, additional_headers=headers, max_size=1 << 24)
+
+
+async def _until_a_frame(socket: Any) -> None:
+    """Read until the first frame or fragment (past the texts before it)."""
+    while isinstance(await asyncio.wait_for(socket.recv(), 20), str):
+        pass
+
+
+async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: Any) -> None:
+    with _camera(host, "Lobby camera") as source_id:
         (texts, first), (_, second) = await asyncio.gather(
             mp4_of(host, source_id, 45), mp4_of(host, source_id, 45)
         )
-    finally:
-        camera.stop()
     config = next(t for t in texts if t["type"] == "config")
     assert config["codec"].startswith("avc1.") and config["codedWidth"] == 640, texts
     assert "live" in [t.get("state") for t in texts], texts
@@ -144,39 +163,23 @@ async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: A
 
 
 async def test_each_viewer_of_the_mp4_counts_in_the_status(host: Any) -> None:
-    camera = UdpPattern(free_port()).start()
-    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
-    try:
-        body = source_body(RTSP, "Yard camera", URL=camera.url)
-        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
-        base = host.url.replace("http://", "ws://") + f"/live/{source_id}"
+    with _camera(host, "Yard camera") as source_id:
         async with (
-            connect(f"{base}?format=fmp4", additional_headers=headers) as one,
-            connect(f"{base}?format=fmp4", additional_headers=headers) as two,
-            connect(base, additional_headers=headers) as frames,
+            _live(host, source_id, "?format=fmp4") as one,
+            _live(host, source_id, "?format=fmp4") as two,
+            _live(host, source_id) as frames,
         ):
             for socket in (one, two, frames):
-                while isinstance(await asyncio.wait_for(socket.recv(), 20), str):
-                    pass  # until its first frame or fragment
+                await _until_a_frame(socket)
             status = await asyncio.to_thread(host.ok, "GET", f"/sources/{source_id}/status")
             assert status["viewers"] == 3, status
-    finally:
-        camera.stop()
 
 
 async def test_an_mp4_viewer_joining_a_stream_that_plays_is_told_its_status(host: Any) -> None:
-    camera = UdpPattern(free_port()).start()
-    headers = {"Cookie": f"JSESSIONID={host.api.session}"}
-    try:
-        body = source_body(RTSP, "Dock camera", URL=camera.url)
-        source_id = host.ok("POST", "/sources", json=body)["sourceId"]
-        base = host.url.replace("http://", "ws://") + f"/live/{source_id}"
-        async with connect(base, additional_headers=headers) as frames:
-            while isinstance(await asyncio.wait_for(frames.recv(), 20), str):
-                pass  # the stream plays
+    with _camera(host, "Dock camera") as source_id:
+        async with _live(host, source_id) as frames:
+            await _until_a_frame(frames)  # the stream plays
             texts, _ = await mp4_of(host, source_id, 3)
-    finally:
-        camera.stop()
     # the config and the status, as on joining any stream; not the frames' own word
     # that they are current (which would take the status' place)
     assert [t["type"] for t in texts] == ["config", "status"], texts

@@ -14,6 +14,7 @@ host itself, on the app's event loop (``run``).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import functools
 import shutil
@@ -140,6 +141,7 @@ def _migrated_sqlite() -> Path:
         await store.close()
 
     folder = Path(tempfile.mkdtemp(prefix="tilewall-migrated-"))
+    atexit.register(shutil.rmtree, folder, True)
     with ThreadPoolExecutor(1) as pool:  # a thread of its own: a test's loop may be running
         pool.submit(asyncio.run, migrate(folder)).result()
     return folder / FILE_NAME

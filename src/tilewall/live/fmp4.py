@@ -200,6 +200,10 @@ class Fmp4Fanout(Viewer):
             for viewer in self.viewers:
                 viewer.frame(fragment.data, fragment.key, counts)
 
+    def report(self, viewer: Viewer, text: str) -> None:
+        """A viewer of the MP4's text: nothing the stream's delay follows (the MP4 is
+        played by ``<video>``, which reports no margins)."""
+
     def close(self) -> None:
         """The relay let its viewers go (the source stopped being live, the host stops)."""
         self.closed = True

@@ -21,7 +21,7 @@ from tilewall.host.host import Host
 from tilewall.live import wire
 from tilewall.live.feeds import LiveRelays, Standby
 from tilewall.live.fmp4 import Fmp4Feeds
-from tilewall.live.relay import Relay, Viewer
+from tilewall.live.relay import Viewer
 from tilewall.reaches.uvicorn_connection import SERVER_SEND, direct_writer
 
 log = logging.getLogger(__name__)
@@ -71,9 +71,7 @@ async def live_status(host: Host, sourceId: str) -> LiveStatusBody:
 ROUTES = [live_status]
 
 
-async def _until_disconnect(
-    socket: WebSocket[Any, Any, Any], report: Callable[[str], None]
-) -> None:
+async def _reading(socket: WebSocket[Any, Any, Any], report: Callable[[str], None]) -> None:
     """Hand the receiver's text messages (its margins) to ``report`` until it goes."""
     with contextlib.suppress(WebSocketDisconnect):
         while True:
@@ -83,10 +81,6 @@ async def _until_disconnect(
             text: str | None = event.get("text")
             if text is not None:
                 report(text)
-
-
-def _ignore(text: str) -> None:
-    """A fragmented-MP4 receiver's text (it reports nothing the stream's delay follows)."""
 
 
 async def _until_session_ends(accounts: Accounts, token: str) -> None:
@@ -143,10 +137,8 @@ def live_websocket() -> WebsocketRouteHandler:
             viewing = mp4.viewing if fmp4 and mp4 else relays.viewing
             async with viewing(sourceId, viewer) as relay:
                 sending = asyncio.create_task(viewer.run(relay.counts))
-                report = (
-                    functools.partial(relay.report, viewer) if isinstance(relay, Relay) else _ignore
-                )
-                closing = asyncio.create_task(_until_disconnect(socket, report))
+                report = functools.partial(relay.report, viewer)
+                closing = asyncio.create_task(_reading(socket, report))
                 ending = asyncio.create_task(_until_session_ends(accounts, token))
                 done, pending = await asyncio.wait(
                     {sending, closing, ending}, return_when=asyncio.FIRST_COMPLETED
