@@ -41,6 +41,21 @@ def port_free(port: int, kind: int) -> bool:
     return True
 
 
+def listening(port: int) -> bool:
+    """True if a socket listens on TCP ``port``. Unlike a failed bind, a connection of the
+    last run left in TIME_WAIT does not count: a server started again is ready only once
+    it listens itself."""
+    wanted = f":{port:04X}"
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError), open(table) as rows:
+            for row in rows:
+                fields = row.split()
+                # local address, remote address, state; 0A is LISTEN
+                if fields[1].endswith(wanted) and fields[3] == "0A":
+                    return True
+    return False
+
+
 def wait_for(check: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not check():

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.framecode import Pattern
-from tests.support.live_process import HERE, Child, free_port, port_free
+from tests.support.live_process import HERE, Child, free_port, listening, port_free
 
 #: the system's Python 3, with python3-gi (the project's environment has no ``gi``)
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -205,7 +205,7 @@ def http_ts_publisher(pattern: Pattern | None = None, **kw: Any) -> Publisher:
         ["-f", "mpegts", "-listen", "1", url],
         pattern,
         respawn=True,
-        ready=lambda: not port_free(port, socket.SOCK_STREAM),
+        ready=lambda: listening(port),
         **kw,
     )
 
@@ -290,7 +290,7 @@ class NginxRtmp(Child):
         return ["nginx", "-e", "stderr", "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")]
 
     def ready(self) -> bool:
-        return not port_free(self.port, socket.SOCK_STREAM)
+        return listening(self.port)
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)

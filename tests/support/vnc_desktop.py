@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from types import TracebackType
 
-from tests.support.live_process import HERE, Child, free_port, port_free
+from tests.support.live_process import HERE, Child, free_port, listening
 
 RED, GREEN, BLUE, YELLOW = (220, 30, 30), (30, 200, 60), (40, 60, 220), (230, 210, 40)
 QUARTERS = (RED, GREEN, BLUE, YELLOW)
@@ -23,6 +24,15 @@ Rgb = tuple[int, int, int]
 
 def _spec(quarters: tuple[Rgb, ...]) -> str:
     return " ".join(",".join(str(c) for c in rgb) for rgb in quarters)
+
+
+def _accepts(path: str) -> bool:
+    with socket.socket(socket.AF_UNIX) as sock:
+        try:
+            sock.connect(path)
+        except OSError:
+            return False
+    return True
 
 
 def _free_display() -> int:
@@ -76,7 +86,10 @@ class VncDesktop(Child):
         ]
 
     def ready(self) -> bool:
-        return not port_free(self.port, 1) and Path(f"/tmp/.X11-unix/X{self.display}").exists()
+        # both checked on live sockets: after a kill, the X socket's file stays behind and
+        # the RFB port is held by connections in TIME_WAIT, and the painter started on
+        # those would find no X server
+        return listening(self.port) and _accepts(f"/tmp/.X11-unix/X{self.display}")
 
     def _started(self) -> None:
         pass
