@@ -44,3 +44,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadscope`` (``make test``) shares out modules and the groups of modules
     that tests/support/groups.py names."""
     return make_scheduler(config, log)
+
+
+_RERUNS: list[pytest.TestReport] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keeps each failure that was run again (``--reruns``, ``make test``)."""
+    if report.outcome == "rerun":
+        _RERUNS.append(report)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Why each test run again failed the first time: a miss that passed on its second run
+    is fixed by its cause, and its cause is in its first error."""
+    if not _RERUNS:
+        return
+    terminalreporter.section("why the tests run again failed first")
+    for report in _RERUNS:
+        lines = str(report.longrepr).splitlines()
+        errors = [line for line in lines if line.startswith("E ")][:6] or lines[-3:]
+        terminalreporter.line(f"{report.nodeid} ({report.when})")
+        for line in errors:
+            terminalreporter.line(f"    {line[:300]}")
