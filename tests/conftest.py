@@ -51,7 +51,8 @@ _RERUNS: list[pytest.TestReport] = []
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Keeps each failure that was run again (``--reruns``, ``make test``)."""
-    if report.outcome == "rerun":
+    # pytest-rerunfailures' outcome, beyond the three pytest's type names
+    if str(report.outcome) == "rerun":
         _RERUNS.append(report)
 
 
