@@ -53,6 +53,10 @@ class LiveWall:
     def marks(self) -> list[str | None]:
         return [mark(page) for page in self.pages]
 
+    def samples(self) -> list[Any]:
+        """What each page says it shows and what became of its frames (for failures)."""
+        return [page.evaluate("() => window.tilewall.sample()") for page in self.pages]
+
 
 @pytest.fixture(scope="module")
 def wall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveWall]:
@@ -116,8 +120,8 @@ def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveW
         what=f"the host's reason on the pages: {wall.marks()}",
     )
     held = wall.numbers("held")
-    assert held[0] is not None and held == [held[0]] * 4, held
-    assert held[0] >= wall.camera.last - 3, (held, wall.camera.last)
+    assert held[0] is not None and held == [held[0]] * 4, (held, wall.samples())
+    assert held[0] >= wall.camera.last - 3, (held, wall.camera.last, wall.samples())
 
     wall.camera.start()
     back_at = time.monotonic()
