@@ -67,4 +67,4 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         errors = [line for line in lines if line.startswith("E ")][:6] or lines[-3:]
         terminalreporter.line(f"{report.nodeid} ({report.when})")
         for line in errors:
-            terminalreporter.line(f"    {line[:300]}")
+            terminalreporter.line(f"    {line[:2000]}")

@@ -6,6 +6,7 @@ tests the source: the host's status and the picture."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 SEATS = ("live-tl", "live-tr", "live-bl", "live-br")
+#: the instant of the frame a page shows, what became of its frames, and the host instant
+FRAMES_JS = """() => { const s = window.tilewall.sample();
+  return {at: s.frameAt, now: window.tilewall.hostNow(), ...s.frames}; }"""
 
 
 @dataclass
@@ -53,9 +57,12 @@ class LiveWall:
     def marks(self) -> list[str | None]:
         return [mark(page) for page in self.pages]
 
-    def samples(self) -> list[Any]:
-        """What each page says it shows and what became of its frames (for failures)."""
-        return [page.evaluate("() => window.tilewall.sample()") for page in self.pages]
+    def frames(self) -> str:
+        """What each page shows and what became of its frames, and the pictures a second
+        later (for failures)."""
+        shown = [page.evaluate(FRAMES_JS) for page in self.pages]
+        time.sleep(1)
+        return f"pages {json.dumps(shown)}; a second later {self.numbers('later')}"
 
 
 @pytest.fixture(scope="module")
@@ -120,8 +127,8 @@ def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveW
         what=f"the host's reason on the pages: {wall.marks()}",
     )
     held = wall.numbers("held")
-    assert held[0] is not None and held == [held[0]] * 4, (held, wall.samples())
-    assert held[0] >= wall.camera.last - 3, (held, wall.camera.last, wall.samples())
+    assert held[0] is not None and held == [held[0]] * 4, f"{held}: {wall.frames()}"
+    assert held[0] >= wall.camera.last - 3, f"{held}, {wall.camera.last}: {wall.frames()}"
 
     wall.camera.start()
     back_at = time.monotonic()
