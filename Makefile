@@ -47,8 +47,9 @@ run: install
 # at full rate made the pages timed beside it miss their marks. A test of that second run
 # that fails is run once more (pytest-rerunfailures; shown as R and listed in the summary):
 # its pages, processes and clocks on two loaded cores miss a mark now and then, and each
-# such miss is fixed by its cause when seen; one that fails twice fails the run. The
-# checks come first: a tree that fails them is not tested.
+# such miss is fixed by its cause when seen (the summary gives each rerun's first error,
+# tests/conftest.py); one that fails twice fails the run. The checks come first: a tree
+# that fails them is not tested.
 test: lint system-deps bench-deps
 	@apart=$$(mktemp); \
 	$(BIN)/pytest -q -n 0 -m apart tests/system > $$apart 2>&1 & pid=$$!; \
