@@ -40,6 +40,11 @@ FRAMES_JS = """() => { const s = window.tilewall.sample();
   return {at: s.frameAt, now: window.tilewall.hostNow(), ...s.frames}; }"""
 
 
+def agreed(values: list[Any]) -> bool:
+    """Every page gave the same value, and one (not None)."""
+    return values[0] is not None and values == [values[0]] * len(values)
+
+
 @dataclass
 class LiveWall:
     host: ServerProcess
@@ -128,24 +133,30 @@ def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveW
     )
     # every page has drawn the same last frame ...
     instants = [page.evaluate(FRAMES_JS)["at"] for page in wall.pages]
-    assert instants[0] is not None and instants == [instants[0]] * 4, wall.frames()
+    assert agreed(instants), wall.frames()
 
     # ... and it is on every screen: a loaded headless Chromium may take a screenshot of
     # the picture before the page's last drawing (CI saw 410, 411, 411, 411 while the
     # four pages had drawn the same frame, and 411 on all a second later)
-    def same_number() -> list[int | None] | None:
-        numbers = wall.numbers("held")
-        return numbers if numbers[0] is not None and numbers == [numbers[0]] * 4 else None
+    screens: list[list[int | None]] = []
 
-    held = wait_until(same_number, timeout=5, what="the same frame held on every screen")
-    assert held[0] >= wall.camera.last - 3, f"{held}, {wall.camera.last}: {wall.frames()}"
+    def one_frame_on_every_screen() -> bool:
+        screens.append(wall.numbers("held"))
+        return agreed(screens[-1])
+
+    try:
+        wait_until(one_frame_on_every_screen, timeout=5)
+    except AssertionError:
+        raise AssertionError(f"screens {screens[-1]}: {wall.frames()}") from None
+    held = screens[-1][0]
+    assert held is not None and held >= wall.camera.last - 3, (held, wall.camera.last)
 
     wall.camera.start()
     back_at = time.monotonic()
     wait_until(lambda: not any(wall.marks()), timeout=10, what="the marks cleared")
     print(f"picture back {time.monotonic() - back_at:.2f} s after the camera")
     back = wall.numbers("back")
-    assert all(n is not None and n > (held[0] or 0) for n in back), (back, held)
+    assert all(n is not None and n > held for n in back), (back, held)
 
 
 def test_the_console_tests_the_camera(wall: LiveWall) -> None:

@@ -322,7 +322,7 @@ async def _margins_move_the_delay(host, source_id: str, socket) -> None:
     # so a lost frame alone does not pass for it.
     interval = 1000 / 30
     steps = [b.at - a.at for a, b in itertools.pairwise(seen.frames[sent - 1 :])]
-    jumps = [s for s in steps if any(abs(s - k * interval - risen) < 5 for k in (1, 2, 3))]
+    jumps = [x for x in steps if any(abs(x - k * interval - risen) < 5 for k in (1, 2, 3))]
     assert jumps, [round(x) for x in steps if abs(x - interval) > 1]
 
     # what is not a report changes nothing and the connection stays
