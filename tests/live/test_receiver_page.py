@@ -163,3 +163,36 @@ def test_the_page_reports_its_margins_once_a_second(page: Any, wire: LiveWire) -
     assert len(margins) >= 30
     assert max(margins) <= wire.delay_ms
     assert sorted(margins)[len(margins) // 2] > 0  # most frames in time
+
+
+#: every animation frame, before the live picture's, holds the page 25 ms (a busy page)
+LATE_CALLBACKS = """(() => {
+  const busy = () => {
+    const until = performance.now() + 25;
+    while (performance.now() < until);
+    requestAnimationFrame(busy);
+  };
+  requestAnimationFrame(busy);
+})();"""
+
+
+def test_a_late_animation_frame_draws_the_frame_of_its_refresh(
+    browser: Any, origin: str, wire: LiveWire
+) -> None:
+    # the picture's callback runs 25 ms into each animation frame: it must draw the
+    # frame due at the refresh, as a punctual tile of the same wall does, not a newer one
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(LATE_CALLBACKS)
+    try:
+        page = open_harness(context, origin, standalone(live_source(wire.url())))
+        wait_until(lambda: shown_at(page), what="a live frame")
+        page.wait_for_timeout(2000)
+        drawn = page.evaluate(
+            "() => window.picture.sync(0).frames.filter((f) => f.at !== undefined)"
+            ".map((f) => [f.hostMs, f.at])"
+        )
+        assert len(drawn) > 20, drawn
+        early = [(refresh, at) for refresh, at in drawn if at > refresh + 0.01]
+        assert not early, (len(early), len(drawn), early[:5])
+    finally:
+        context.close()

@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.browser import VIEWPORT, needs_chromium, screenshot
 from tests.support.live_pages import live_source, mark, open_harness, shown_at, wall_tile
-from tests.support.live_wire import LiveWire, in_quarters, position, read_number
+from tests.support.live_wire import HEIGHT, WIDTH, LiveWire, in_quarters, position, read_number
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, needs_chromium]
@@ -55,29 +55,30 @@ def test_each_tile_shows_its_quarter_of_the_picture(wall: list[Any]) -> None:
     assert all(read_number(image) is not None for image in images)
 
 
-#: how bright the canvas of a page is at the middle of each quarter: [[tl, tr], [bl, br]]
-QUARTERS = """() => {
+#: the page's canvas: its pixels, where it lies on screen, how bright each quarter of it is
+CANVAS = """() => {
   const canvas = document.querySelector('canvas.live-picture');
   const g = canvas.getContext('2d');
   const w = canvas.width, h = canvas.height;
   const mean = (x, y) => {
-    const d = g.getImageData(x, y, w / 4, h / 4).data;
+    const d = g.getImageData(x, y, w / 2, h / 2).data;
     let sum = 0;
     for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
     return sum / (d.length / 4) / 3;
   };
-  return [[mean(w / 8, h / 8), mean(5 * w / 8, h / 8)], [mean(w / 8, 5 * h / 8), mean(5 * w / 8, 5 * h / 8)]];
+  const r = canvas.getBoundingClientRect();
+  return {size: [w, h], box: [r.left, r.top, r.right, r.bottom], quarters: [mean(0, 0), mean(w / 2, 0), mean(0, h / 2), mean(w / 2, h / 2)]};
 }"""
 
 
 def test_each_tile_draws_only_its_quarter(wall: list[Any]) -> None:
-    # the rest of the picture is never turned into canvas pixels: it stays black there
-    for page, (col, row) in zip(wall, TILES, strict=True):
-        brightness = page.evaluate(QUARTERS)
-        for r in range(2):
-            for c in range(2):
-                drawn = brightness[r][c] > 20
-                assert drawn == ((c, r) == (col, row)), ((col, row), brightness)
+    # the rest of the picture is never turned into canvas pixels: each tile's canvas is
+    # its quarter of the frame, all of it drawn, laid over the whole screen
+    for page, tile in zip(wall, TILES, strict=True):
+        canvas = page.evaluate(CANVAS)
+        assert canvas["size"] == [WIDTH // 2, HEIGHT // 2], (tile, canvas)
+        assert [round(v) for v in canvas["box"]] == [0, 0, W, H], (tile, canvas)
+        assert all(q > 20 for q in canvas["quarters"]), (tile, canvas)
 
 
 def test_held_last_frame_is_the_same_on_every_tile_and_marked(

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { BEHIND_MS, STALE_MS, admit, readFrame } from "../../src/tilewall/web/receiver/live-decoder.js";
-import { visiblePart, waitingFrames } from "../../src/tilewall/web/receiver/live-canvas.js";
+import { placeOfPart, visiblePart, waitingFrames } from "../../src/tilewall/web/receiver/live-canvas.js";
 
 /** A binary message of the wire: flags, the instant as a big-endian float64, the frame. */
 function message(key, at, payload = 4) {
@@ -112,6 +112,13 @@ test("a letterboxed picture: the part of the frame in the part of the box on scr
   const box = { width: 640, height: 480 };
   const at = (x, y) => ({ x, y: y * (180 / 480) });
   assert.deepEqual(visiblePart(cornersOf(box, at), box, { width: 320, height: 180 }, HD), { x: 0, y: 0, width: 640, height: 720 });
+});
+
+test("the canvas of a part lies over that part of the picture's box", () => {
+  // the middle tile's ninth of a 1280x720 frame, in a 960x540 box: two thirds of its size
+  assert.deepEqual(placeOfPart({ x: 426, y: 240, width: 428, height: 240 }, { width: 960, height: 540 }, HD), { x: 319.5, y: 180, width: 321, height: 180 });
+  // a letterboxed picture: its part below the bar above it
+  assert.deepEqual(placeOfPart({ x: 0, y: 0, width: 640, height: 720 }, { width: 640, height: 480 }, HD), { x: 0, y: 60, width: 320, height: 360 });
 });
 
 test("a picture off the screen draws nothing", () => {

@@ -2,9 +2,11 @@
 // wait for their host instant, and a canvas is drawn on every animation frame with the
 // newest one whose instant has come. The canvas keeps the last frame drawn.
 //
-// Only the part of a frame on screen is drawn: a tile of a 3x3 wall shows a ninth of the
-// picture, and turning the other eight ninths into canvas pixels at every frame (in
-// software, where there is no GPU) cost it more than decoding.
+// Only the part of a frame on screen is drawn, and the canvas is only that part's size,
+// placed where the part lies in the picture's box: a tile of a 3x3 wall shows a ninth of
+// the picture, and turning the other eight ninths into canvas pixels at every frame, and
+// handing the compositor a whole frame's canvas (in software, where there is no GPU),
+// cost it more than decoding.
 
 import { liveDecoder } from "./live-decoder.js";
 import { liveMargins } from "./live-margins.js";
@@ -16,6 +18,17 @@ const WHOLE = 0.8; // a part on screen this big (of the frame's area): the whole
  * @typedef {{x: number, y: number}} Point
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  */
+
+/**
+ * A `frame`-sized picture shown with object-fit: contain in a box of `box` CSS pixels:
+ * scaled by `s`, centred, its top left corner at (`left`, `top`) in the box.
+ * @param {{width: number, height: number}} box
+ * @param {{width: number, height: number}} frame
+ */
+function contained(box, frame) {
+  const s = Math.min(box.width / frame.width, box.height / frame.height);
+  return { s, left: (box.width - frame.width * s) / 2, top: (box.height - frame.height * s) / 2 };
+}
 
 /**
  * The part of a `frame`-sized picture shown with object-fit: contain in a box of `box`
@@ -46,10 +59,7 @@ export function visiblePart(corners, box, screen, frame) {
   const a1 = clamp(Math.max(...fractions.map((f) => f.a)));
   const b0 = clamp(Math.min(...fractions.map((f) => f.b)));
   const b1 = clamp(Math.max(...fractions.map((f) => f.b)));
-  // object-fit: contain: the frame scaled by s, centred in the box
-  const s = Math.min(box.width / frame.width, box.height / frame.height);
-  const left = (box.width - frame.width * s) / 2;
-  const top = (box.height - frame.height * s) / 2;
+  const { s, left, top } = contained(box, frame);
   const even = (/** @type {number} */ n, /** @type {number} */ max, /** @type {boolean} */ up) =>
     Math.min(max, Math.max(0, up ? 2 * Math.ceil(n / 2) : 2 * Math.floor(n / 2)));
   const x0 = even((a0 * box.width - left) / s, frame.width, false);
@@ -58,6 +68,19 @@ export function visiblePart(corners, box, screen, frame) {
   const y1 = even((b1 * box.height - top) / s, frame.height, true);
   const part = { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
   return part.width * part.height > WHOLE * frame.width * frame.height ? null : part;
+}
+
+/**
+ * Where `part` (frame pixels) of a `frame`-sized picture shown with object-fit: contain
+ * in a box of `box` CSS pixels lies in that box: CSS pixels.
+ * @param {Rect} part
+ * @param {{width: number, height: number}} box
+ * @param {{width: number, height: number}} frame
+ * @returns {Rect}
+ */
+export function placeOfPart(part, box, frame) {
+  const { s, left, top } = contained(box, frame);
+  return { x: left + part.x * s, y: top + part.y * s, width: part.width * s, height: part.height * s };
 }
 
 /**
@@ -150,37 +173,56 @@ export function canvasPicture(el, source, ctx, clock) {
 
   const where = cornersOf(el);
 
+  /** @type {string} the canvas's size and place, as last set */
+  let shape = "";
+
+  /**
+   * The canvas `width` x `height` pixels, placed at `place` in the box (null: filling it).
+   * @param {number} width @param {number} height @param {Rect | null} place
+   */
+  function shapeCanvas(width, height, place) {
+    const next = place ? `${width}x${height}@${place.x},${place.y},${place.width},${place.height}` : `${width}x${height}`;
+    if (next === shape) return;
+    shape = next;
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+    }
+    const px = (/** @type {number} */ n) => `${n}px`;
+    Object.assign(canvas.style, place ? { inset: "auto", left: px(place.x), top: px(place.y), width: px(place.width), height: px(place.height), objectFit: "fill" } : { inset: "", left: "", top: "", width: "", height: "", objectFit: "" });
+  }
+
   /** Draw `frame`, or the part of it on screen, on the canvas. @param {VideoFrame} frame */
   function paint(frame) {
     const seen = frame.visibleRect;
     const size = { width: frame.displayWidth, height: frame.displayHeight };
+    const box = { width: el.clientWidth, height: el.clientHeight };
     // (a frame whose pixels are not square is drawn whole)
-    const part = seen && seen.width === size.width && seen.height === size.height ? visiblePart(where(), { width: el.clientWidth, height: el.clientHeight }, { width: innerWidth, height: innerHeight }, size) : null;
+    const part = seen && seen.width === size.width && seen.height === size.height ? visiblePart(where(), box, { width: innerWidth, height: innerHeight }, size) : null;
     if (!seen || !part) {
+      shapeCanvas(size.width, size.height, null);
       draw2d.drawImage(frame, 0, 0);
       return;
     }
     if (!part.width || !part.height) return; // nothing of it on screen
+    shapeCanvas(part.width, part.height, placeOfPart(part, box, size));
     // the same picture, its visible rectangle narrowed: nothing is copied
     const cut = new VideoFrame(frame, { visibleRect: { x: seen.x + part.x, y: seen.y + part.y, width: part.width, height: part.height } });
-    draw2d.drawImage(cut, part.x, part.y, part.width, part.height);
+    draw2d.drawImage(cut, 0, 0, part.width, part.height);
     cut.close();
   }
 
-  /** @param {VideoFrame} frame @param {number} now @param {number} [frameTime] */
+  /**
+   * @param {VideoFrame} frame
+   * @param {number} now the host instant it is drawn for
+   * @param {number} [frameTime] the animation frame's time, if it is drawn in one
+   */
   function show(frame, now, frameTime) {
-    if (canvas.width !== frame.displayWidth || canvas.height !== frame.displayHeight) {
-      canvas.width = frame.displayWidth;
-      canvas.height = frame.displayHeight;
-    }
     paint(frame);
     shownAt = frame.timestamp / 1000;
     counts.drawn += 1;
     canvas.dataset.at = String(shownAt);
-    if (ctx.record && frameTime !== undefined) {
-      const hostMs = now - (performance.now() - frameTime);
-      ctx.record({ hostMs, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0, at: shownAt });
-    }
+    if (ctx.record && frameTime !== undefined) ctx.record({ hostMs: now, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0, at: shownAt });
   }
 
   return {
@@ -203,12 +245,14 @@ export function canvasPicture(el, source, ctx, clock) {
     report: margins.take,
     /**
      * Draw the newest frame whose instant has come (none while frozen) and close the
-     * ones before it.
+     * ones before it. In an animation frame, "now" is that frame's time, not the moment
+     * its callback runs: a page whose callback is late (a busy or starved page) draws the
+     * frame of the same refresh as the others, not a newer one.
      * @param {boolean} frozen
      * @param {number} [frameTime] the animation frame's time, performance.now() scale
      */
     draw(frozen, frameTime) {
-      const now = clock();
+      const now = frameTime === undefined ? clock() : clock() - (performance.now() - frameTime);
       const due = waiting.due(now);
       if (!due.length) return;
       if (!frozen) show(due[due.length - 1], now, frameTime);

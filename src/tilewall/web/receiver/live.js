@@ -36,6 +36,7 @@ import { fresh, lost, quiet, signalMark, trouble } from "./live-signal.js";
  */
 
 const REPORT_EVERY_MS = 1000;
+const NO_ANIMATION_MS = 250; // no animation frame this long: the page's timer draws
 
 /** Whether this page decodes live frames itself (WebCodecs needs a secure context). */
 export function decodesLive() {
@@ -110,6 +111,32 @@ function reportMargins(picture, link) {
 }
 
 /**
+ * `draw` called in every animation frame with its time (performance.now() scale) until
+ * stopped; `idleFor()`: ms since the last one (long in a page kept in the background).
+ * @param {(at: number) => void} draw
+ */
+function animationFrames(draw) {
+  let request = 0;
+  let stopped = false;
+  let last = -Infinity;
+  /** @param {number} at */
+  function animate(at) {
+    if (stopped) return;
+    last = performance.now();
+    draw(at);
+    request = requestAnimationFrame(animate);
+  }
+  request = requestAnimationFrame(animate);
+  return {
+    idleFor: () => performance.now() - last,
+    stop() {
+      stopped = true;
+      cancelAnimationFrame(request);
+    },
+  };
+}
+
+/**
  * The renderer of a live source: {el, setTimeline, tick, sample, ready, retry, freeze,
  * destroy} as every source's (sources.js).
  * @param {LiveSource} source
@@ -157,7 +184,9 @@ export function live(source, ctx) {
 
   function tick() {
     if (picture && quiet(performance.now() - receivedAt)) picture.finish();
-    if (picture) picture.draw(frozen());
+    // animation frames draw the picture; this only where they do not come (a page in the
+    // background), for the canvas still to follow the stream
+    if (picture && animation && animation.idleFor() > NO_ANIMATION_MS) picture.draw(frozen());
     if (fallback) fallback.follow(frozen());
     mark.show(why());
   }
@@ -165,16 +194,7 @@ export function live(source, ctx) {
   // a preview (the console's) is no tile of a wall: the stream's delay is not for it
   const reporting = picture && !ctx.preview ? reportMargins(picture, link) : 0;
 
-  let frameRequest = 0;
-  let closed = false;
-  /** @param {number} [at] the animation frame's time (performance.now() scale) */
-  function animate(at) {
-    if (closed) return;
-    if (picture && at !== undefined) picture.draw(frozen(), at);
-    frameRequest = requestAnimationFrame(animate);
-  }
-
-  frameRequest = requestAnimationFrame(animate);
+  const animation = picture ? animationFrames((at) => picture.draw(frozen(), at)) : null;
   mark.show(why());
 
   return {
@@ -200,8 +220,7 @@ export function live(source, ctx) {
       timeline = timeline ? { ...timeline, state: "paused" } : null;
     },
     destroy() {
-      closed = true;
-      cancelAnimationFrame(frameRequest);
+      if (animation) animation.stop();
       clearInterval(reporting);
       link.close();
       if (picture) picture.close();
