@@ -62,14 +62,19 @@ DRAWN_JS = """(since) => window.tilewall.sync(since).frames
   .filter((f) => f.at !== undefined).map((f) => ({hostMs: f.hostMs, at: f.at}))"""
 
 
-def publisher(port: int, size: str = "1280x720", fps: int = 30) -> subprocess.Popen[bytes]:
-    """A live stream pushed to udp://127.0.0.1:``port``, as an encoder does."""
+def publisher(
+    port: int, size: str = "1280x720", fps: int = 30, bitrate: str | None = None
+) -> subprocess.Popen[bytes]:
+    """A live stream pushed to udp://127.0.0.1:``port``, as an encoder does: at
+    ``bitrate`` (FFmpeg's form: "3M") as a camera set to one sends, or else as much as
+    x264's ultrafast preset makes of the pattern (~8 Mbit/s at 720p30)."""
+    rate = ["-b:v", bitrate, "-maxrate", bitrate, "-bufsize", bitrate] if bitrate else []
     return subprocess.Popen(
         [
             FFMPEG, "-hide_banner", "-loglevel", "error", "-re",
             "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={fps}",
             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency",
-            "-g", str(fps), "-pix_fmt", "yuv420p",
+            "-g", str(fps), "-pix_fmt", "yuv420p", *rate,
             "-f", "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316",
         ],
         stdin=subprocess.DEVNULL,
@@ -167,6 +172,14 @@ def timed_switches(
     return firsts
 
 
+def _camera(port: int, size: str, marked: bool, bitrate: str | None) -> Any:
+    """The stream's source: a camera stamping its pictures' instants, or an encoder."""
+    if marked:
+        width, height = (int(n) for n in size.split("x"))
+        return MarkedSource(port, width, height).start()
+    return publisher(port, size, 30, bitrate)
+
+
 def run(
     tiles: int,
     play_s: float,
@@ -177,6 +190,7 @@ def run(
     keep_open: bool = False,
     marked: bool = False,
     settle_s: float = 0.0,
+    bitrate: str | None = None,
 ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -184,8 +198,7 @@ def run(
     seed(data, tiles, 0, one_zone=True)
     zone = Seeded.read(data).zones[0]
     port = free_port()
-    width, height = (int(n) for n in size.split("x"))
-    camera = MarkedSource(port, width, height).start() if marked else publisher(port, size)
+    camera = _camera(port, size, marked, bitrate)
     proc = tilewall_proc(data, work, "uvicorn", f"livewall-{tiles}")
     if delay_ms is not None:
         proc.env[LIVE_DELAY_ENV] = str(delay_ms)
@@ -228,6 +241,7 @@ def run(
     return {
         "tiles": tiles,
         "size": size,
+        "bitrate": bitrate or "ultrafast preset's own",
         "delay_ms": "auto" if delay_ms is None else delay_ms,
         "load": {"before": load_before, "after": os.getloadavg()},
         "play_s": play_s,
@@ -252,6 +266,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play", type=float, default=10.0, help="seconds of steady play")
     parser.add_argument("--switches", type=int, default=8)
     parser.add_argument("--size", default="1280x720", help="the stream's picture size")
+    parser.add_argument(
+        "--bitrate", help="the stream's bitrate, as a camera is set to (FFmpeg's form: 3M)"
+    )
     parser.add_argument("--delay-ms", type=int, help=f"the host's {LIVE_DELAY_ENV} (default auto)")
     parser.add_argument(
         "--marked", action="store_true", help="the camera stamps each picture's making instant"
@@ -275,6 +292,7 @@ def main(argv: list[str] | None = None) -> None:
             args.keep_open,
             args.marked,
             args.settle,
+            args.bitrate,
         )
     names = (
         "spread_ms",

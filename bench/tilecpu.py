@@ -6,7 +6,7 @@ CPU of that browser's processes by kind (psutil: the renderer holds the page, it
 decoder and its canvas) and times the page's ``drawImage`` calls. ``--no-draw`` turns
 ``drawImage`` into nothing: what is left is decoding and the page's own work.
 
-    PYTHONPATH=src python -m bench.tilecpu --size 1280x720 [--no-draw]
+    PYTHONPATH=src python -m bench.tilecpu --size 1280x720 [--bitrate 3M] [--no-draw]
 """
 
 from __future__ import annotations
@@ -82,14 +82,16 @@ def measure(page: Any, seconds: float) -> dict[str, Any]:
     return out
 
 
-def run(size: str, seconds: float, no_draw: bool, work: Path) -> dict[str, Any]:
+def run(
+    size: str, seconds: float, no_draw: bool, work: Path, bitrate: str | None = None
+) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     data = work / "seed"
     seed(data, TILES, 0, one_zone=True)
     zone = Seeded.read(data).zones[0]
     port = free_port()
-    camera = publisher(port, size)
+    camera = publisher(port, size, 30, bitrate)
     proc = tilewall_proc(data, work, "uvicorn", "tilecpu")
     load_before = os.getloadavg()
     try:
@@ -115,18 +117,26 @@ def run(size: str, seconds: float, no_draw: bool, work: Path) -> dict[str, Any]:
         camera.kill()
         camera.wait(10)
     load = {"before": load_before, "after": os.getloadavg()}
-    return {"size": size, "tile": "middle of 3x3", "drawing": not no_draw, "load": load, **result}
+    return {
+        "size": size,
+        "bitrate": bitrate or "ultrafast preset's own",
+        "tile": "middle of 3x3",
+        "drawing": not no_draw,
+        "load": load,
+        **result,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--size", default="1280x720", help="the stream's picture size")
+    parser.add_argument("--bitrate", help="the stream's bitrate (FFmpeg's form: 3M)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--no-draw", action="store_true", help="drawImage does nothing")
     parser.add_argument("--out", type=Path, help="results JSON")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="tilecpu-") as tmp:
-        result = run(args.size, args.seconds, args.no_draw, Path(tmp))
+        result = run(args.size, args.seconds, args.no_draw, Path(tmp), args.bitrate)
     print(json.dumps(result))
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
