@@ -59,7 +59,7 @@ FFMPEG = "/usr/bin/ffmpeg"
 
 #: the live frames a tile drew since a host instant: [{hostMs, at}]
 DRAWN_JS = """(since) => window.tilewall.sync(since).frames
-  .filter((f) => f.at !== undefined).map((f) => ({hostMs: f.hostMs, at: f.at}))"""
+  .filter((f) => f.at !== undefined).map((f) => ({hostMs: f.hostMs, at: f.at, drawnMs: f.drawnMs}))"""
 
 
 def publisher(
@@ -96,14 +96,33 @@ def drawn(pages: list[Any], since: float) -> list[list[dict[str, float]]]:
 
 
 def spread_and_late(tiles: list[list[dict[str, float]]]) -> tuple[list[float], list[float]]:
+    late = [f["hostMs"] - f["at"] for frames in tiles for f in frames]
+    return _spreads(tiles, "hostMs"), late
+
+
+def _spreads(tiles: list[list[dict[str, float]]], key: str) -> list[float]:
+    """For each frame drawn by every tile, the latest tile's ``key`` less the earliest's."""
     by_frame: dict[float, list[float]] = {}
-    late: list[float] = []
     for frames in tiles:
         for f in frames:
-            by_frame.setdefault(f["at"], []).append(f["hostMs"])
-            late.append(f["hostMs"] - f["at"])
-    spreads = [max(t) - min(t) for t in by_frame.values() if len(t) == len(tiles)]
-    return spreads, late
+            by_frame.setdefault(f["at"], []).append(f[key])
+    return [max(t) - min(t) for t in by_frame.values() if len(t) == len(tiles)]
+
+
+def drawing(tiles: list[list[dict[str, float]]]) -> dict[str, Any]:
+    """The figures of the frames the tiles drew: the spread of the refreshes they were
+    drawn for; how late after its frame's instant each was drawn for; how long after its
+    refresh's instant each page's animation frame drew it (a page whose callback runs
+    a refresh late may miss that refresh on screen), and the spread of those moments."""
+    spreads, late = spread_and_late(tiles)
+    timed = [frames for frames in tiles if all(f.get("drawnMs") is not None for f in frames)]
+    callback = [f["drawnMs"] - f["hostMs"] for frames in timed for f in frames]
+    return {
+        "spread_ms": stats(spreads),
+        "late_ms": stats(late),
+        "callback_ms": stats(callback),
+        "drawn_spread_ms": stats(_spreads(timed, "drawnMs") if len(timed) == len(tiles) else []),
+    }
 
 
 def glass(tiles: list[list[dict[str, float]]], viewer: Viewer) -> list[float]:
@@ -228,7 +247,7 @@ def run(
                 time.sleep(play_s)
             delays.append(delay_now(proc.base_url, host))
             tiles_drawn = drawn(pages, began)
-            spreads, late = spread_and_late(tiles_drawn)
+            figures = drawing(tiles_drawn)
             glass_ms = glass(tiles_drawn, viewer) if marked else []
             counts = [page.evaluate("() => window.tilewall.sample().frames") for page in pages]
             host.close()
@@ -245,8 +264,7 @@ def run(
         "delay_ms": "auto" if delay_ms is None else delay_ms,
         "load": {"before": load_before, "after": os.getloadavg()},
         "play_s": play_s,
-        "spread_ms": stats(spreads),
-        "late_ms": stats(late),
+        **figures,
         "marked": marked,
         "glass_ms": stats(glass_ms),
         "settle_s": settle_s,
@@ -297,6 +315,8 @@ def main(argv: list[str] | None = None) -> None:
     names = (
         "spread_ms",
         "late_ms",
+        "callback_ms",
+        "drawn_spread_ms",
         "glass_ms",
         "switch_warm_ms",
         "switch_kept_ms",

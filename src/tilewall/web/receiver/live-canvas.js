@@ -222,7 +222,7 @@ export function canvasPicture(el, source, ctx, clock) {
     shownAt = frame.timestamp / 1000;
     counts.drawn += 1;
     canvas.dataset.at = String(shownAt);
-    if (ctx.record && frameTime !== undefined) ctx.record({ hostMs: now, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0, at: shownAt });
+    if (ctx.record && frameTime !== undefined) ctx.record({ hostMs: now, mediaMs: shownAt, expectedMs: shownAt, item: source.name, key: 0, at: shownAt, drawnMs: clock() });
   }
 
   return {

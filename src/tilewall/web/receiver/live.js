@@ -28,7 +28,8 @@ import { fresh, lost, quiet, signalMark, trouble } from "./live-signal.js";
 /**
  * @typedef {{type: "live", sourceId: string, name: string, url: string, muted?: boolean}} LiveSource
  * @typedef {{state: string, anchorMs: number, anchorPositionMs: number, repeat: boolean, startMs: number}} Timeline
- * @typedef {{hostMs: number, mediaMs: number, expectedMs: number, item: string, key: number, at?: number}} FrameEntry
+ * @typedef {{hostMs: number, mediaMs: number, expectedMs: number, item: string, key: number, at?: number, drawnMs?: number}} FrameEntry
+ *   (a live frame: `hostMs` the instant of the refresh it was drawn for, `drawnMs` when the page drew it)
  * @typedef {{timeline?: Timeline, clock?: () => number, record?: (entry: FrameEntry) => void, preview?: boolean}} LiveContext
  * @typedef {{type: "config", codec: string, codedWidth: number, codedHeight: number, fps?: number}} LiveConfig
  * @typedef {{type: "status", state: string, message?: string}} LiveStatus

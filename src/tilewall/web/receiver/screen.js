@@ -13,7 +13,8 @@
 // screen: {stage, update(description), tick(), sample(), sync(sinceHostMs), layout(),
 //          reset(), destroy()}
 // sync(): the frames shown since a host instant ({hostMs, mediaMs, expectedMs, item, key}
-// of each frame presented, from requestVideoFrameCallback) and the starts of videos (each
+// of each frame presented, from requestVideoFrameCallback; a live frame's also have `at`
+// and `drawnMs`, live-canvas.js) and the starts of videos (each
 // cue: its instant, when it was ready, when its clock started), for sync measurements.
 //
 // A new source does not blank the picture: what was shown stays (paused) under the new
