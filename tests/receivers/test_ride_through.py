@@ -516,8 +516,10 @@ def test_slow_media_hold_the_item_before(rig: Rig, context: Any) -> None:
     """The host is up but some files come late (their requests are held back): the
     picture keeps the item before, still, until the late one is decoded and can play;
     never black, never a broken image. The same when switching to another source."""
+    # a seat of its own each time: a run again must not find the display mid-cycle
+    seat = f"slow-{len(rig.errors)}"
     # a budget that keeps nothing: every medium comes from the host, when it comes
-    page = open_page(rig, context, "slow", False, "&mediaBudgetMB=0.000001")
+    page = open_page(rig, context, seat, False, "&mediaBudgetMB=0.000001")
     delay_s = PRELOAD_MS / 1000 + 2  # asked for 3 s before its slot, it comes 2 s into it
     held: list[tuple[Any, float, str]] = []
     released: dict[str, float] = {}  # file -> timeline position of its last release
@@ -530,7 +532,7 @@ def test_slow_media_hold_the_item_before(rig: Rig, context: Any) -> None:
 
     for name in ("c-blue.png", "d-video.mp4", SWITCH):
         page.route(f"**/media/{name}", hold)
-    display_id = rig.host.lock("slow")
+    display_id = rig.host.lock(seat)
     rig.host.ok("PUT", f"/displays/{display_id}/switch", params={"destinationSourceId": rig.source})
     page.wait_for_function("() => window.tilewall.sample().item === 'a-red.png'", timeout=10_000)
     items = playlist(page, FILES)
@@ -564,9 +566,10 @@ def test_slow_media_hold_the_item_before(rig: Rig, context: Any) -> None:
     def shown(start: float, end: float) -> set[str]:
         return {name for at, name, _ in looks if start < at < end}
 
-    # blue came about 2 s into its slot: green stayed until then, waiting for it
+    # blue came about 2 s into its slot (later by the loop's look, slow on a loaded
+    # machine, but well before the video's): green stayed until then, waiting for it
     blue_came = released["c-blue.png"]
-    assert blue_at + 1000 < blue_came < blue_at + 3000, blue_came
+    assert blue_at + 1000 < blue_came < video_at - 2 * MARGIN_MS, blue_came
     assert shown(blue_at + MARGIN_MS, blue_came - MARGIN_MS) == {"b-green.png"}
     assert any(
         s["item"] == "b-green.png" and s.get("waiting") == "c-blue.png"
@@ -598,7 +601,7 @@ def test_slow_media_hold_the_item_before(rig: Rig, context: Any) -> None:
     assert "black" not in names and not any(n.startswith("o") for n in names), names
     assert names[0] in ("yellow", "magenta") and names[-1] == SWITCH, names
     assert page.locator("video").count() == 0, "the source before is gone once the new one shows"
-    assert not rig.errors["slow"], rig.errors["slow"]
+    assert not rig.errors[seat], rig.errors[seat]
 
 
 # --- prefetch.js in Chromium -------------------------------------------------------------
