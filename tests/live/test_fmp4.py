@@ -163,16 +163,28 @@ async def test_the_host_sends_a_camera_as_fragmented_mp4_to_many_viewers(host: A
 
 
 async def test_each_viewer_of_the_mp4_counts_in_the_status(host: Any) -> None:
+    async def status() -> dict[str, Any]:
+        return dict(await asyncio.to_thread(host.ok, "GET", f"/sources/{source_id}/status"))
+
     with _camera(host, "Yard camera") as source_id:
-        async with (
-            _live(host, source_id, "?format=fmp4") as one,
-            _live(host, source_id, "?format=fmp4") as two,
-            _live(host, source_id) as frames,
-        ):
-            for socket in (one, two, frames):
-                await _until_a_frame(socket)
-            status = await asyncio.to_thread(host.ok, "GET", f"/sources/{source_id}/status")
-            assert status["viewers"] == 3, status
+        async with _live(host, source_id) as frames:
+            await _until_a_frame(frames)
+            async with (
+                _live(host, source_id, "?format=fmp4") as one,
+                _live(host, source_id, "?format=fmp4") as two,
+            ):
+                for socket in (one, two):
+                    await _until_a_frame(socket)
+                now = await status()
+                assert now["viewers"] == 3, now
+                # the operator learns that two of them run late, and why
+                assert "2 of 3 viewers without a secure context" in now["message"], now
+            for _ in range(50):  # the two gone: only the WebCodecs viewer is left
+                if (now := await status())["viewers"] == 1:
+                    break
+                await asyncio.sleep(0.1)
+            assert now["viewers"] == 1 and now["state"] == "live", now
+            assert "secure context" not in now["message"], now
 
 
 async def test_an_mp4_viewer_joining_a_stream_that_plays_is_told_its_status(host: Any) -> None:

@@ -42,6 +42,20 @@ def origin() -> Iterator[str]:
         yield local.replace("127.0.0.1", INSECURE)
 
 
+def playing(page: Any) -> str:
+    """The ``<video>``'s own account of where it is, for a failure's message."""
+    return str(
+        page.evaluate(
+            """() => { const v = document.querySelector("video.live-picture");
+              if (!v) return "no video";
+              const b = v.buffered, ends = [];
+              for (let i = 0; i < b.length; i++) ends.push([b.start(i), b.end(i)]);
+              return {time: v.currentTime, paused: v.paused, ready: v.readyState, buffered: ends,
+                      error: v.error && v.error.message}; }"""
+        )
+    )
+
+
 def number(page: Any, name: str) -> int | None:
     return read_number(screenshot(page, f"live-mse-{name}"))
 
@@ -63,7 +77,16 @@ def test_without_webcodecs_the_stream_plays_through_mse(
     # what was buffered plays out (it runs behind), then the last frame sent stays: the
     # one before the last made, which the muxer writes only when a next one shows its length
     held = wire.last - 1
-    wait_until(lambda: number(page, "held") == held, what=f"frame {held} held")
+    seen: list[int | None] = []
+
+    def holding() -> bool:
+        seen.append(number(page, "held"))
+        return seen[-1] == held
+
+    wait_until(
+        holding,
+        what=lambda: f"frame {held} held: the screen read {seen[-8:]} last; {playing(page)}",
+    )
     page.wait_for_timeout(1000)
     assert number(page, "still-held") == held
     context.close()
@@ -96,6 +119,10 @@ def test_a_tv_over_plain_http_plays_a_camera_through_the_host(
         assert "higher latency: no secure context" in (mark(page) or "")
         status = host.ok("GET", f"/sources/{source_id}/status")
         assert status["state"] == "live" and status["viewers"] == 1, status
+        # the operator reading the source's status learns why this display runs late
+        assert status["message"].startswith("live: "), status
+        assert "1 of 1 viewers without a secure context" in status["message"], status
+        assert "higher latency" in status["message"], status
     finally:
         context.close()
         camera.stop()

@@ -218,6 +218,10 @@ class Fmp4Fanout(Viewer):
     def audience(self) -> int:
         return len(self.viewers)
 
+    @property
+    def without_webcodecs(self) -> int:
+        return len(self.viewers)
+
     # --- its viewers -----------------------------------------------------------------------
 
     def add(self, viewer: Viewer) -> None:

@@ -29,6 +29,16 @@ log = logging.getLogger(__name__)
 #: frames since the last key frame it starts with; when full, it skips to a key frame
 QUEUE_FRAMES = 120
 
+
+def fallback_note(late: int, audience: int) -> str:
+    """What a live status adds when ``late`` of its ``audience`` connections have no
+    WebCodecs (a page outside a secure context)."""
+    return (
+        f"{late} of {audience} viewers without a secure context (no WebCodecs) play it "
+        "through Media Source Extensions, at a higher latency and not in step"
+    )
+
+
 Send = Callable[[bytes | str], Awaitable[None]]
 #: writes a frame to the connection at once if it can take it now (True), without
 #: waiting; False: nothing was written, the frame goes through the queue and ``Send``
@@ -144,6 +154,12 @@ class Viewer:
         """The connections it stands for (one; a fan-out of its own stands for more)."""
         return 1
 
+    @property
+    def without_webcodecs(self) -> int:
+        """Of :attr:`audience`, the connections playing the stream as fragmented MP4
+        through Media Source Extensions: later than the others, out of step."""
+        return 0
+
 
 class Relay:
     """The relay of the live source ``source_id``; ``input_of`` reads its current input
@@ -256,7 +272,12 @@ class Relay:
         return self._reader is not None
 
     def status(self) -> LiveStatus:
-        return replace(self._status, bitrate=self._rate.bits_per_s(), viewers=self.audience())
+        audience = self.audience()
+        status = replace(self._status, bitrate=self._rate.bits_per_s(), viewers=audience)
+        late = sum(viewer.without_webcodecs for viewer in self.viewers)
+        if late and status.state == "live":
+            status = replace(status, message=f"{status.message}; {fallback_note(late, audience)}")
+        return status
 
     # --- from the reader (on the loop) ------------------------------------------------
 

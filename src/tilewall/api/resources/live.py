@@ -57,8 +57,9 @@ class LiveStatusBody(msgspec.Struct):
         "The relay of a live source (a stream source whose URL the host opens: rtsp, "
         "rtsps, srt, rtmp, rtmps, udp, rtp, HLS or MPEG-TS over http(s)): state is "
         "idle (nothing shows it), connecting, live, reconnecting or failed, message "
-        "says why; codec, width, height and fps are the input's, bitrate its bits per "
-        "second, viewers the connections it is sent to. 400 for a source that is not live."
+        "says why (and how many viewers play it without WebCodecs, at a higher latency); "
+        "codec, width, height and fps are the input's, bitrate its bits per second, "
+        "viewers the connections it is sent to. 400 for a source that is not live."
     ),
 )
 async def live_status(host: Host, sourceId: str) -> LiveStatusBody:
