@@ -6,6 +6,7 @@ multicast), RTP, HTTP, HLS and RTMP (tests/support/live_sources.py). What a view
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket as socket_module
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,6 +20,7 @@ from tests.support.framecode import Pattern, read_frame_number
 from tests.support.http import ok
 from tests.support.live_process import port_free
 from tests.support.live_publish import Seen, collect, viewer
+from tests.support.live_wire import picture as pattern_frame
 from tests.support.server import running
 from tests.support.sources import RTSP, body_of
 from tests.support.topology import unique
@@ -226,3 +228,48 @@ async def test_a_viewer_that_stops_reading_never_holds_up_the_others(host):
             # the slow one is still served (dropping to key frames), not cut off
             assert slow.state.name == "OPEN" and _status(host, source_id)["viewers"] == 2
         assert upwards(numbers(seen))
+
+
+def _segment(path: Any, frames: int = 60) -> None:
+    """Two seconds of the pattern as an MPEG-TS file, as an HLS segment."""
+    with av.open(str(path), "w", format="mpegts") as container:
+        stream = container.add_stream("libx264", rate=30)
+        stream.width, stream.height, stream.pix_fmt = 640, 360, "yuv420p"
+        stream.codec_context.options = {"preset": "ultrafast", "tune": "zerolatency"}
+        for n in range(frames):
+            frame = pattern_frame(n)
+            frame.pts = n
+            container.mux(stream.encode(frame))
+        container.mux(stream.encode(None))
+
+
+def _playlist(segment: str) -> str:
+    """A live playlist (no end) of one segment."""
+    return (
+        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        f"#EXTINF:2.0,\n{segment}\n"
+    )
+
+
+async def test_a_playlist_naming_a_file_of_the_host_is_never_read(host, tmp_path):
+    """FFmpeg's protocol whitelist: a URL can make the host read nothing but its own
+    protocols. An HLS playlist over HTTP naming its segment as a ``file:`` URL (a file the
+    host could read) gives no picture; the same segment named over HTTP plays."""
+    _segment(tmp_path / "segment.ts")
+    (tmp_path / "web.m3u8").write_text(_playlist("segment.ts"))
+    (tmp_path / "local.m3u8").write_text(_playlist((tmp_path / "segment.ts").as_uri()))
+    with live.http_directory(tmp_path) as web:
+        played = await _watch(host, _source(host, f"{web.url}/web.m3u8"), count=20)
+        assert upwards(numbers(played))
+
+        source_id = _source(host, f"{web.url}/local.m3u8")
+        async with viewer(host.url, source_id, host.api.session) as socket:
+            seen = await collect(
+                socket, Seen(), lambda s: "failed" in s.states() or bool(s.frames), timeout=20
+            )
+            with contextlib.suppress(TimeoutError):  # nor a frame a second later
+                await collect(socket, seen, lambda s: bool(s.frames), timeout=1)
+        assert not seen.frames, f"the host read the file: {len(seen.frames)} frames"
+        status = _status(host, source_id)
+        assert status["state"] == "failed" and status["codec"] == "", status
+        assert host.app.state.live.counts[source_id].frames_in == 0
