@@ -5,10 +5,11 @@ there."""
 
 from typing import Any
 
-from tests.support.app import host_of, run
+from tests.support.app import host_of
 from tests.support.http import ok, url
-from tests.support.localtime import local_ms
+from tests.support.localtime import at, local_ms
 from tests.support.sources import RTSP, create_source, source_body
+from tests.support.targets import shown_source
 from tests.support.topology import make_wall, unique
 from tilewall.host.clock import ManualClock
 
@@ -21,18 +22,8 @@ def _camera(api: Any) -> dict[str, Any]:
     )
 
 
-def _shown(api: Any, display: int) -> dict[str, Any]:
-    return dict(ok(api.get(f"/displays/{display}/render"))["content"]["source"])
-
-
 def _live(camera: dict[str, Any]) -> dict[str, Any]:
     return {"type": "live", "sourceId": camera["sourceId"], "url": f"/live/{camera['sourceId']}"}
-
-
-def _at(api: Any, local: str) -> None:
-    host = host_of(api)
-    host.core.clock.ms = local_ms(local)
-    run(api, host.scheduler.tick)
 
 
 def test_a_preset_recalls_a_camera_on_a_wall_zone_and_the_play_log_says_so(api: Any) -> None:
@@ -42,11 +33,11 @@ def test_a_preset_recalls_a_camera_on_a_wall_zone_and_the_play_log_says_so(api: 
     ok(api.put(f"/zones/{zone}/switch", params={"destinationSourceId": camera["sourceId"]}))
     preset = ok(api.post("/presets", json={"name": "Watch the lobby"}))
     ok(api.put(f"/zones/{zone}/switch", params={"destinationSourceId": slide["sourceId"]}))
-    assert all(_shown(api, d)["type"] != "live" for d in wall.displays)
+    assert all(shown_source(api, d)["type"] != "live" for d in wall.displays)
 
     ok(api.put(url("presets", preset["id"], "switch")))
     for display in wall.displays:
-        assert _live(camera).items() <= _shown(api, display).items()
+        assert _live(camera).items() <= shown_source(api, display).items()
     entries = ok(api.get("/playlog", params={"displayId": wall.displays[0]}))["entries"]
     assert [(e["sourceName"], e["trigger"], e["cause"]) for e in entries][-1] == (
         camera["sourceName"],
@@ -77,12 +68,12 @@ def test_a_scheduled_event_switches_a_display_to_a_camera_and_back(api: Any) -> 
     created = ok(api.post("/schedule", json=event))
     assert created["action"]["sourceName"] == camera["sourceName"]
 
-    _at(api, "2026-03-02T08:59:59")
-    assert _shown(api, display)["type"] != "live"
-    _at(api, "2026-03-02T09:00:00")
-    assert _live(camera).items() <= _shown(api, display).items()
-    _at(api, "2026-03-02T09:30:00")  # the event's half hour is over: what was before returns
-    assert _shown(api, display)["name"] == slide["sourceName"]
+    at(api, "2026-03-02T08:59:59")
+    assert shown_source(api, display)["type"] != "live"
+    at(api, "2026-03-02T09:00:00")
+    assert _live(camera).items() <= shown_source(api, display).items()
+    at(api, "2026-03-02T09:30:00")  # the event's half hour is over: what was before returns
+    assert shown_source(api, display)["name"] == slide["sourceName"]
 
     log = ok(api.get("/playlog", params={"since": "2026-03-02T13:30:00Z", "displayId": display}))
     rows = [

@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.http import error, ok
 from tests.support.sources import RTSP, STREAMER, control_body, param_value, source_body
-from tests.support.targets import make_target, switch
+from tests.support.targets import make_target, shown_source, switch
 from tests.support.topology import make_wall, unique
 
 LIVE_URLS = [
@@ -79,10 +79,6 @@ def test_a_web_page_still_takes_only_http(api):
     error(api.post("/sources", json=body), 400, "http(s)")
 
 
-def _shown(api, display):
-    return ok(api.get(f"/displays/{display}/render"))["content"]["source"]
-
-
 @pytest.mark.parametrize("kind", ["display", "zone by id", "mirror group by id"])
 def test_live_urls_rendered_as_live_frames_from_the_host(api, kind):
     target = make_target(api, kind)
@@ -90,7 +86,7 @@ def test_live_urls_rendered_as_live_frames_from_the_host(api, kind):
         created = ok(api.post("/sources", json=source_body(RTSP, unique("Cam"), URL=url)))
         switch(api, target, created)
         for display in target.displays:
-            shown = _shown(api, display)
+            shown = shown_source(api, display)
             assert shown == {
                 "type": "live",
                 "sourceId": created["sourceId"],
@@ -105,7 +101,7 @@ def test_file_urls_still_played_by_the_receiver(api):
     for url in FILE_URLS:
         created = ok(api.post("/sources", json=source_body(STREAMER, unique("Clip"), URL=url)))
         switch(api, target, created)
-        shown = _shown(api, target.displays[0])
+        shown = shown_source(api, target.displays[0])
         assert shown["type"] == "stream" and shown["url"] == url
 
 
@@ -116,11 +112,11 @@ def test_a_whole_wall_and_a_layout_window_show_a_live_source(api):
     zone = wall.zone_id("Whole")
     ok(api.put(f"/zones/{zone}/switch", params={"destinationSourceId": cam["sourceId"]}))
     for display in wall.displays:
-        assert live.items() <= _shown(api, display).items()
+        assert live.items() <= shown_source(api, display).items()
     window = {"sourceId": cam["sourceId"], "x": 0, "y": 0, "width": 0.5, "height": 0.5}
     layout = ok(api.post("/controlroom/layouts", json={"name": unique("L"), "windows": [window]}))
     room = ok(api.post("/sources", json=control_body(unique("Room"), [layout["id"]])))
     ok(api.put(f"/zones/{zone}/switch", params={"destinationSourceId": room["sourceId"]}))
-    shown = _shown(api, wall.displays[0])
+    shown = shown_source(api, wall.displays[0])
     assert shown["type"] == "layout"
     assert live.items() <= shown["windows"][0]["source"].items()

@@ -82,6 +82,12 @@ def playing(api: Api, display: int) -> str:
     return str(ok(api.get(f"/displays/{display}"))["playingSourceId"])
 
 
+def shown_source(api: Api, display: int) -> dict[str, Any]:
+    """The source ``display`` is told to show (its render description's)."""
+    source: dict[str, Any] = ok(api.get(f"/displays/{display}/render"))["content"]["source"]
+    return source
+
+
 def info(api: Api, target: Target) -> dict[str, Any]:
     body: dict[str, Any] = ok(api.get(target.op("mediainfo")))
     return body

@@ -220,7 +220,7 @@ class Fmp4Fanout(Viewer):
 
     @property
     def without_webcodecs(self) -> int:
-        return len(self.viewers)
+        return self.audience
 
     # --- its viewers -----------------------------------------------------------------------
 

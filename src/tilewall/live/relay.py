@@ -30,15 +30,6 @@ log = logging.getLogger(__name__)
 QUEUE_FRAMES = 120
 
 
-def fallback_note(late: int, audience: int) -> str:
-    """What a live status adds when ``late`` of its ``audience`` connections have no
-    WebCodecs (a page outside a secure context)."""
-    return (
-        f"{late} of {audience} viewers without a secure context (no WebCodecs) play it "
-        "through Media Source Extensions, at a higher latency and not in step"
-    )
-
-
 Send = Callable[[bytes | str], Awaitable[None]]
 #: writes a frame to the connection at once if it can take it now (True), without
 #: waiting; False: nothing was written, the frame goes through the queue and ``Send``
@@ -276,7 +267,11 @@ class Relay:
         status = replace(self._status, bitrate=self._rate.bits_per_s(), viewers=audience)
         late = sum(viewer.without_webcodecs for viewer in self.viewers)
         if late and status.state == "live":
-            status = replace(status, message=f"{status.message}; {fallback_note(late, audience)}")
+            note = (
+                f"{late} of {audience} viewers without a secure context (no WebCodecs) play "
+                "it through Media Source Extensions, at a higher latency and not in step"
+            )
+            status = replace(status, message=f"{status.message}; {note}")
         return status
 
     # --- from the reader (on the loop) ------------------------------------------------

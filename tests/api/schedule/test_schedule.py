@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.app import host_of, run
+from tests.support.app import host_of
 from tests.support.http import error, ok, url
-from tests.support.localtime import local_ms
+from tests.support.localtime import at, local_ms
 from tests.support.sources import WEB, create_source, source_body
 from tests.support.topology import locked_display
 from tilewall.host.clock import ManualClock
@@ -38,12 +38,6 @@ def switch_event(display: int, **kw: Any) -> dict[str, Any]:
     }
     body.update(kw)
     return body
-
-
-def at(api: Any, local: str) -> None:
-    host = host_of(api)
-    host.core.clock.ms = local_ms(local)
-    run(api, host.scheduler.tick)
 
 
 def test_create_read_list_replace_delete(api: Any, rig: dict[str, Any]) -> None:
