@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +40,6 @@ FRAMES_JS = """() => { const s = window.tilewall.sample();
   return {at: s.frameAt, now: window.tilewall.hostNow(), ...s.frames}; }"""
 
 
-def agreed(values: list[Any]) -> bool:
-    """Every page gave the same value, and one (not None)."""
-    return values[0] is not None and values == [values[0]] * len(values)
-
-
 @dataclass
 class LiveWall:
     host: ServerProcess
@@ -68,6 +63,22 @@ class LiveWall:
         shown = [page.evaluate(FRAMES_JS) for page in self.pages]
         time.sleep(1)
         return f"pages {json.dumps(shown)}; a second later {self.numbers('later')}"
+
+
+def settle(wall: LiveWall, what: str, read: Callable[[], list[Any]]) -> list[Any]:
+    """What ``read`` gives once every page gives the same value (not None), within 5 s;
+    failing, what it gave last and what the pages did."""
+    seen: list[list[Any]] = [[None]]
+
+    def agreed() -> bool:
+        seen[0] = values = read()
+        return values[0] is not None and values == [values[0]] * len(values)
+
+    try:
+        wait_until(agreed, timeout=5)
+    except AssertionError:
+        raise AssertionError(f"{what} {seen[0]}: {wall.frames()}") from None
+    return seen[0]
 
 
 @pytest.fixture(scope="module")
@@ -131,24 +142,14 @@ def test_a_camera_gone_holds_one_frame_on_every_tile_then_comes_back(wall: LiveW
         timeout=15,
         what=f"the host's reason on the pages: {wall.marks()}",
     )
-    # every page has drawn the same last frame ...
-    instants = [page.evaluate(FRAMES_JS)["at"] for page in wall.pages]
-    assert agreed(instants), wall.frames()
-
+    # every page draws the same last frame (frames already on their way are drawn at
+    # their instants: a full run found one page had drawn the last, due 25 ms before,
+    # and three not yet) ...
+    settle(wall, "pages' last frames", lambda: [p.evaluate(FRAMES_JS)["at"] for p in wall.pages])
     # ... and it is on every screen: a loaded headless Chromium may take a screenshot of
     # the picture before the page's last drawing (CI saw 410, 411, 411, 411 while the
     # four pages had drawn the same frame, and 411 on all a second later)
-    screens: list[list[int | None]] = []
-
-    def one_frame_on_every_screen() -> bool:
-        screens.append(wall.numbers("held"))
-        return agreed(screens[-1])
-
-    try:
-        wait_until(one_frame_on_every_screen, timeout=5)
-    except AssertionError:
-        raise AssertionError(f"screens {screens[-1]}: {wall.frames()}") from None
-    held = screens[-1][0]
+    held = settle(wall, "screens", lambda: wall.numbers("held"))[0]
     assert held is not None and held >= wall.camera.last - 3, (held, wall.camera.last)
 
     wall.camera.start()

